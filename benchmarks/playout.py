@@ -1,0 +1,24 @@
+"""Random-playout benchmark: deals/s and transitions/s, median and min/max of 7 reps.
+
+    python benchmarks/playout.py [--deals N] [--reps R]
+
+Same as ``gameweave bench``.  To compare with OpenSpiel and RLCard in the same run:
+
+    bash ../shared/anchors/setup.sh
+    OURS_CMD="$PWD/.venv/bin/python $PWD/benchmarks/playout.py" bash ../shared/anchors/run_all.sh
+"""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+from gameweave.bench import report, run  # noqa: E402
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--reps", type=int, default=7)
+    args = ap.parse_args()
+    print(report(run(deals=args.deals, reps=max(5, args.reps))))

@@ -1,0 +1,84 @@
+"""Random-playout benchmark of the engine (issue: engine performance).
+
+Measures single-core random playouts: each deal is dealt from a fixed deck list and
+played to its end by choosing uniformly among :meth:`GameState.legal_actions` and
+applying with the unchecked :meth:`GameState.apply`.  One *transition* is one applied
+action.  Reports deals/s and transitions/s as median, min and max over the repetitions,
+and prints an ``ANCHOR {json}`` line in the format of ``shared/anchors/harness.py`` so
+that ``run_all.sh`` can put it beside OpenSpiel and RLCard.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import platform
+import random
+import statistics
+import time
+from typing import Any
+
+from .engine import GameState, shuffled_deck
+
+ANCHOR_NAME = "gameweave_random_playout"
+
+
+def playout_rep(decks: list[tuple[int, ...]], seed: int) -> tuple[int, int, float]:
+    """Play every deck once with uniform random legal actions.
+
+    Returns ``(deals, transitions, seconds)``; seconds is wall time (perf_counter).
+    """
+    rng = random.Random(seed)
+    choice = rng.choice
+    transitions = 0
+    t0 = time.perf_counter()
+    for i, deck in enumerate(decks):
+        st = GameState.new(deck, opener=i & 1)
+        legal = st.legal_actions
+        apply = st.apply
+        while st.phase != 4:
+            apply(choice(legal()))
+            transitions += 1
+    return len(decks), transitions, time.perf_counter() - t0
+
+
+def run(deals: int = 2000, reps: int = 7, warmup: int = 1) -> dict[str, Any]:
+    """Run the benchmark: ``warmup`` + ``reps`` repetitions of ``deals`` deals each.
+
+    Returns the ANCHOR-format result dict (rates in deals/s and transitions/s).
+    """
+    decks = [shuffled_deck(s) for s in range(deals)]
+    for w in range(warmup):
+        playout_rep(decks, -1 - w)
+    gc.collect()
+    samples = [playout_rep(decks, r) for r in range(reps)]
+    rates: dict[str, dict[str, float]] = {}
+    for key, idx in (("deals_per_s", 0), ("transitions_per_s", 1)):
+        vals = [s[idx] / s[2] for s in samples]
+        rates[key] = {"median": statistics.median(vals), "min": min(vals), "max": max(vals)}
+    secs = [s[2] for s in samples]
+    return {
+        "anchor": ANCHOR_NAME,
+        "reps": reps,
+        "warmup": warmup,
+        "rep_seconds": {"median": statistics.median(secs), "min": min(secs), "max": max(secs)},
+        "totals": {"deals": sum(s[0] for s in samples), "transitions": sum(s[1] for s in samples)},
+        "rates": rates,
+        "per_unit": {},
+        "primary": "transitions_per_s",
+        "meta": {"python": platform.python_version(), "deals_per_rep": deals},
+    }
+
+
+def report(result: dict[str, Any]) -> str:
+    """Human-readable lines for a :func:`run` result, then the ANCHOR line."""
+    r = result["rates"]
+    lines = [
+        f"gameweave random playouts: {result['meta']['deals_per_rep']} deals x {result['reps']} reps, "
+        f"Python {result['meta']['python']}, one core",
+        "  transitions/s: median {median:,.0f}  (min {min:,.0f}, max {max:,.0f})".format(**r["transitions_per_s"]),
+        "  deals/s:       median {median:,.0f}  (min {min:,.0f}, max {max:,.0f})".format(**r["deals_per_s"]),
+        f"  mean transitions per deal: {result['totals']['transitions'] / result['totals']['deals']:.1f}",
+        "ANCHOR " + json.dumps(result, sort_keys=True),
+    ]
+    return "\n".join(lines)

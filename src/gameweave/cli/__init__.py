@@ -1,0 +1,18 @@
+"""The ``gameweave`` command line: ``replay``, ``demo``, ``bench`` and the other tables.
+
+Each subcommand lives in its own module and registers itself on :data:`app`.
+"""
+
+from __future__ import annotations
+
+from .app import app
+from . import replay as _replay  # noqa: F401  (registers `replay`, `demo`)
+from . import bench as _bench  # noqa: F401  (registers `bench`)
+
+
+def main() -> None:
+    """Entry point of the ``gameweave`` console script."""
+    app()
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,24 @@
+"""Typed errors of the engine.
+
+Both are :class:`ValueError` subclasses so that callers who only care about "bad input"
+can catch ``ValueError``; callers who must tell the two apart (the CLI, the server)
+catch them separately.  Whenever one is raised the state is left unchanged.
+"""
+
+from __future__ import annotations
+
+
+class GameweaveError(ValueError):
+    """Base class of every input error the engine raises."""
+
+
+class UnparsableError(GameweaveError):
+    """Text that is not a card, an action, a record or a profile name at all (R3, §VII)."""
+
+
+class IllegalActionError(GameweaveError):
+    """A well-formed action that the rules do not allow in the current state (R10-R17)."""
+
+
+class UnknownProfileError(GameweaveError):
+    """A rule profile name that does not exist, or is not playable yet (§V)."""

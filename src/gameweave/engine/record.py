@@ -1,0 +1,204 @@
+"""Game records (RULES §VII): load, save, replay, and the full-information snapshot.
+
+A record is ``{"rules": "gameweave", "deck": "<40 cards, R8 order>", "opener": 1,
+"actions": ["turn", ...]}``.  Replaying it is deterministic: same record, same state.
+A record holds the whole deck, so it is for finished deals, referees and tests; a seat
+sees a deal in progress only through :func:`~gameweave.engine.view.seat_view` (R21).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .actions import format_action, parse_action
+from .cards import CARD_NAMES, mask_names
+from .errors import GameweaveError, UnparsableError
+from .rules import find_profile
+from .state import DECISIONS, GameState, validate_deck
+
+
+class ReplayError(GameweaveError):
+    """An action of a record that cannot be applied.
+
+    Attributes: ``step`` (1-based index of the action), ``action`` (its text) and
+    ``cause`` (the :class:`UnparsableError` or :class:`IllegalActionError`).
+    """
+
+    def __init__(self, step: int, action: str, cause: GameweaveError):
+        super().__init__(f"step {step}: {action!r}: {cause}")
+        self.step = step
+        self.action = action
+        self.cause = cause
+
+
+@dataclass
+class GameRecord:
+    """One deal as data (§VII).
+
+    Attributes:
+        rules: profile name.
+        deck: 40 card ints in R8 order.
+        opener: seat index 0/1 that opened (written as 1/2 in JSON).
+        actions: action texts in canonical §VII form.
+    """
+
+    rules: str
+    deck: tuple[int, ...]
+    opener: int = 0
+    actions: list[str] = field(default_factory=list)
+
+    # -------------------------------------------------------------- conversion
+    @classmethod
+    def from_state(cls, state: GameState) -> "GameRecord":
+        """The record of a state's deal so far."""
+        return cls(
+            rules=state.rules.name,
+            deck=state.deck,
+            opener=state.opener,
+            actions=[format_action(a) for a in state.history],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The §VII JSON object."""
+        return {
+            "rules": self.rules,
+            "deck": " ".join(CARD_NAMES[c] for c in self.deck),
+            "opener": self.opener + 1,
+            "actions": list(self.actions),
+        }
+
+    def to_json(self) -> str:
+        """The record as one line of JSON."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> "GameRecord":
+        """Read a §VII JSON object.  Raises :class:`UnparsableError` if malformed
+        (missing keys, a bad deck, an opener other than 1 or 2, non-text actions,
+        an unknown profile)."""
+        if not isinstance(obj, dict):
+            raise UnparsableError("a game record is a JSON object")
+        missing = [k for k in ("deck", "actions") if k not in obj]
+        if missing:
+            raise UnparsableError(f"a game record needs {', '.join(missing)}")
+        rules = obj.get("rules", "gameweave")
+        if not isinstance(rules, str):
+            raise UnparsableError("'rules' must be a profile name")
+        rules = find_profile(rules, playable_only=False).name
+        deck_field = obj["deck"]
+        if isinstance(deck_field, list):
+            deck_field = " ".join(str(x) for x in deck_field)
+        if not isinstance(deck_field, str):
+            raise UnparsableError("'deck' must be 40 cards as text")
+        deck = validate_deck(deck_field)
+        opener = obj.get("opener", 1)
+        if opener not in (1, 2) or isinstance(opener, bool):
+            raise UnparsableError("'opener' must be 1 or 2")
+        actions = obj["actions"]
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise UnparsableError("'actions' must be a list of action texts")
+        return cls(rules=rules, deck=deck, opener=opener - 1, actions=list(actions))
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameRecord":
+        """Parse one record from JSON text.  Raises :class:`UnparsableError`."""
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UnparsableError(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        return cls.from_dict(obj)
+
+    # -------------------------------------------------------------- replay
+    def start(self) -> GameState:
+        """The state before the first action."""
+        return GameState.new(self.deck, opener=self.opener, rules=self.rules)
+
+    def replay(self) -> GameState:
+        """Apply every action with checks; returns the final state.
+
+        Raises :class:`ReplayError` naming the first bad step.
+        """
+        state = self.start()
+        for _ in self.steps(state):
+            pass
+        return state
+
+    def steps(self, state: GameState | None = None) -> Iterator[tuple[int, str, GameState]]:
+        """Apply the actions one by one, yielding ``(step, action_text, state_before)``
+        *before* each is applied (the same state object, mutated after the yield).
+
+        Raises :class:`ReplayError` at the first action that is unparsable or illegal.
+        """
+        if state is None:
+            state = self.start()
+        for i, text in enumerate(self.actions, 1):
+            yield i, text, state
+            try:
+                state.play(text)
+            except GameweaveError as exc:
+                raise ReplayError(i, text, exc) from None
+
+
+def load_records(text: str) -> list[Any]:
+    """Split a file's text into record objects: one JSON object, a JSON array of
+    objects, or JSON lines (one object per non-empty line).
+
+    Returns a list whose items are either a :class:`GameRecord` or an
+    :class:`UnparsableError` for a record that could not be read (so one bad record does
+    not hide the others).
+    """
+    stripped = text.strip()
+    if not stripped:
+        return []
+    try:
+        whole = json.loads(stripped)
+    except json.JSONDecodeError:
+        whole = None
+    else:
+        items = whole if isinstance(whole, list) else [whole]
+        return [_record_or_error(lambda o=o: GameRecord.from_dict(o)) for o in items]
+    out: list[Any] = []
+    for line in stripped.splitlines():
+        if line.strip():
+            out.append(_record_or_error(lambda line=line: GameRecord.from_json(line)))
+    return out
+
+
+def _record_or_error(make):
+    try:
+        return make()
+    except GameweaveError as exc:
+        return exc if isinstance(exc, UnparsableError) else UnparsableError(str(exc))
+
+
+def snapshot(state: GameState) -> dict[str, Any]:
+    """Full-information JSON of a state, as ``gameweave replay --json`` prints it.
+
+    Shows both hands — for a record's owner, a referee or a test, never for a seat
+    (R21).  Keys: ``status, winner, to_act, decision, live, live_from, stock, seats,
+    legal``; seats numbered "1"/"2"; cards, melds and actions canonical (R3, R4, §VII).
+    While a turned card awaits ``meld_or_refuse`` it is shown as ``live`` with
+    ``live_from`` null (nobody let it go yet).
+    """
+    return {
+        "status": state.status,
+        "winner": state.winner + 1 if state.winner >= 0 else None,
+        "to_act": state.to_act + 1 if state.to_act >= 0 else None,
+        "decision": DECISIONS[state.phase],
+        "live": CARD_NAMES[state.card] if state.card >= 0 else None,
+        "live_from": state.live_from + 1 if state.live_from >= 0 else None,
+        "stock": state.stock_count,
+        "seats": {
+            str(s + 1): {
+                "hand": mask_names(state.hands[s]),
+                "melds": [mask_names(m) for m in state.melds[s]],
+            }
+            for s in (0, 1)
+        },
+        "legal": [format_action(a) for a in state.legal_actions()],
+    }
+
+
+__all__ = ["GameRecord", "ReplayError", "load_records", "snapshot", "parse_action"]
