@@ -1,0 +1,282 @@
+"""A conformance suite shipped with the engine (ARCHITECTURE idea 9).
+
+:func:`check_invariants` asserts everything that must hold in any reachable state;
+:func:`random_deal_check` plays random deals to the end, checking the invariants after
+every action, that every applied action was legal, that views leak nothing (R21), and
+that record -> replay gives the identical state (§VII).  :func:`build_deck` writes a
+deck order (R8) from two hands and the top of the stock, which keeps hand-built tests
+readable.
+
+Standard library only.  Run it from a shell::
+
+    python -m gameweave.engine.conformance --seed 1 --deals 200
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Iterable, Sequence
+
+from .actions import format_action, parse_action
+from .cards import CARD_NAMES, FULL_MASK, format_cards, mask_of, parse_cards
+from .melds import meld_table
+from .record import GameRecord, snapshot
+from .state import (
+    HAND_SIZE, PH_MELD, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PLAYING, STOCK_START, TABLAS,
+    WIN_COUNT, WON, GameState,
+)
+from .view import seat_view
+
+MAX_ACTIONS_PER_DEAL = 2000
+"""A bound no deal can reach: every action consumes a stock card, moves a card to a
+table, or is a throw/refuse that follows one of those.  Exceeding it means a loop."""
+
+
+def _cards(spec: str | Iterable[int]) -> list[int]:
+    return parse_cards(spec) if isinstance(spec, str) else list(spec)
+
+
+def build_deck(
+    opener_hand: str | Iterable[int],
+    other_hand: str | Iterable[int],
+    stock: str | Iterable[int] = (),
+) -> tuple[int, ...]:
+    """A 40-card deck order (R8) that deals ``opener_hand`` to the opener and
+    ``other_hand`` to the other seat, with ``stock`` on top of the stock (first = top,
+    card 21).  Every card not named goes to the bottom of the stock in hand order (R4).
+
+    Hands and stock are card text (``"Ah 2h 3h"``, any case, R3) or card ints; each hand
+    must have exactly ten cards.  Raises :class:`ValueError` if a hand is not ten
+    cards or a card is named twice (and :class:`~gameweave.engine.UnparsableError`,
+    also a ValueError, for bad card text).
+
+    Example: ``GameState.new(build_deck("4h 5h Qs ...", "...", "6h"))``.
+    """
+    a, b, top = _cards(opener_hand), _cards(other_hand), _cards(stock)
+    if len(a) != HAND_SIZE or len(b) != HAND_SIZE:
+        raise ValueError(f"each hand must have {HAND_SIZE} cards (got {len(a)} and {len(b)})")
+    named = a + b + top
+    if len(set(named)) != len(named):
+        dup = sorted({c for c in named if named.count(c) > 1})
+        raise ValueError("cards named twice: " + " ".join(CARD_NAMES[c] for c in dup))
+    rest = [c for c in range(40) if c not in set(named)]
+    deck: list[int] = []
+    for x, y in zip(a, b):
+        deck += [x, y]
+    return tuple(deck + top + rest)
+
+
+def _fail(state: GameState, msg: str) -> None:
+    raise AssertionError(f"{msg}\n  in {state!r}, after {len(state.history)} actions: "
+                         + json.dumps([format_action(a) for a in state.history[-6:]]))
+
+
+def check_invariants(state: GameState, *, views: bool = True) -> None:
+    """Assert every invariant of a reachable state; raise :class:`AssertionError` with a
+    message naming the broken rule and the last actions.
+
+    Checks: the 40 cards are conserved and no card is in two places (R1: hands, melds,
+    the centre card, dead cards and the unturned stock partition the pack); every meld is
+    legal (R5, R6) and melds are kept in §VII order; table counts match; table + hand is
+    ten for each seat between turns and eleven for the seat that must throw (R16); phase,
+    status, winner and centre card agree (R10-R17); legal actions are non-empty exactly
+    while the deal is being played; tablas only with an empty stock (R17).  With
+    ``views`` (default) also that neither seat's view (R21) names a card of the
+    opponent's hand or of the unturned stock while the deal is played.
+    """
+    tab = meld_table(state.rules.max_sequence)
+    if len(state.deck) != 40 or mask_of(state.deck) != FULL_MASK:
+        _fail(state, "R8: the deck order is not the 40 cards of the pack")
+    if not STOCK_START <= state.stock_pos <= 40:
+        _fail(state, f"stock position {state.stock_pos} outside 20..40")
+    if len(state.history) != len(state.actors):
+        _fail(state, "history and actors differ in length")
+    places: list[tuple[str, int]] = [
+        ("seat 1's hand", state.hands[0]), ("seat 2's hand", state.hands[1]),
+        ("dead cards", state.dead), ("stock", mask_of(state.deck[state.stock_pos:])),
+    ]
+    for s in (0, 1):
+        prev_low = -1
+        for n, m in enumerate(state.melds[s], 1):
+            if not tab.is_meld(m):
+                _fail(state, f"R5/R6: seat {s + 1}'s meld {n} [{format_cards(m)}] is not a legal meld")
+            low = (m & -m).bit_length() - 1
+            if low <= prev_low:
+                _fail(state, f"§VII: seat {s + 1}'s melds are not in order of their lowest card")
+            prev_low = low
+            places.append((f"seat {s + 1}'s meld {n}", m))
+    if state.card >= 0:
+        places.append(("the centre", 1 << state.card))
+    seen = 0
+    total = 0
+    for name, m in places:
+        if seen & m:
+            _fail(state, f"R1: {format_cards(seen & m)} in two places (one is {name})")
+        seen |= m
+        total += m.bit_count()
+    if seen != FULL_MASK or total != 40:
+        _fail(state, f"R1: cards lost: {format_cards(FULL_MASK & ~seen)}")
+    for s in (0, 1):
+        t = state.table_mask(s).bit_count()
+        if state.tcount[s] != t:
+            _fail(state, f"seat {s + 1}: table count {state.tcount[s]} but {t} cards on the table")
+        e = 0
+        for m in state.melds[s]:
+            e |= tab.ext[m]
+        if state.extall[s] != e:
+            _fail(state, f"R15: seat {s + 1}'s extension mask is stale")
+        size = t + state.hands[s].bit_count()
+        want = HAND_SIZE + (1 if (state.phase == PH_THROW and state.to_act == s)
+                            or (state.status == WON and state.winner == s) else 0)
+        if size != want:
+            _fail(state, f"R16: seat {s + 1} has table + hand = {size}, expected {want}")
+    ph = state.phase
+    legal = state.legal_actions()
+    if ph == PH_OVER:
+        if state.status not in (WON, TABLAS) or state.to_act != -1 or state.card != -1:
+            _fail(state, "a finished deal must be won or tablas, with nobody to act and no centre card")
+        if legal:
+            _fail(state, "legal actions after the deal is over")
+        if state.status == WON:
+            if state.winner not in (0, 1) or state.tcount[state.winner] != WIN_COUNT:
+                _fail(state, "R16: a won deal needs a winner with eleven melded cards")
+            if state.hands[state.winner]:
+                _fail(state, "R16: the winner still holds cards")
+        elif state.winner != -1 or state.stock_pos != 40:
+            _fail(state, "R17: tablas only once the stock is empty, with no winner")
+        return
+    if state.status != PLAYING or state.winner != -1 or state.to_act not in (0, 1):
+        _fail(state, "a deal being played must have status 'playing', no winner, a seat to act")
+    if not legal:
+        _fail(state, "no legal action while the deal is being played")
+    if len(set(legal)) != len(legal):
+        _fail(state, "an action is listed twice among the legal actions")
+    if max(state.tcount) >= WIN_COUNT:
+        _fail(state, "R16: a seat has eleven melded cards but the deal goes on")
+    if ph == PH_TURN:
+        if state.card != -1 or state.history:
+            _fail(state, "R10: decision 'turn' only opens the deal, with an empty centre")
+    elif ph == PH_TAKE:
+        if state.card < 0 or state.live_from != 1 - state.to_act:
+            _fail(state, "R10: 'take_or_turn' needs a live card let go by the opponent")
+    elif ph == PH_MELD:
+        if state.card < 0 or state.live_from != -1 or state.card != state.deck[state.stock_pos - 1]:
+            _fail(state, "R10: 'meld_or_refuse' needs the card just turned from the stock")
+    elif ph == PH_THROW:
+        if state.card != -1 or not state.hands[state.to_act]:
+            _fail(state, "R13: 'throw' needs an empty centre and a card to throw")
+    if views:
+        for s in (0, 1):
+            _check_view(state, s)
+
+
+def _check_view(state: GameState, seat: int) -> None:
+    """R21: the JSON of seat's view names no card of the opponent's hand or the stock."""
+    hidden = state.hands[1 - seat] | mask_of(state.deck[state.stock_pos:])
+    d = seat_view(state, seat).to_dict()
+    if d["opponent_hand"] is not None:
+        _fail(state, f"R21: seat {seat + 1}'s view shows the opponent's hand while playing")
+    text = json.dumps(d)
+    for c in range(40):
+        if hidden >> c & 1 and f'"{CARD_NAMES[c]}"' in text:
+            _fail(state, f"R21: seat {seat + 1}'s view names the hidden card {CARD_NAMES[c]}")
+        if hidden >> c & 1 and f" {CARD_NAMES[c]}" in text:
+            _fail(state, f"R21: seat {seat + 1}'s view names the hidden card {CARD_NAMES[c]}")
+
+
+def same_state(a: GameState, b: GameState) -> bool:
+    """True if two states are identical in every field that matters (deck, hands,
+    melds, centre, dead cards, phase, status, history)."""
+    return (
+        a.rules == b.rules and a.deck == b.deck and a.opener == b.opener
+        and a.hands == b.hands and a.melds == b.melds and a.tcount == b.tcount
+        and a.stock_pos == b.stock_pos and a.to_act == b.to_act and a.phase == b.phase
+        and a.card == b.card and a.live_from == b.live_from and a.dead == b.dead
+        and a.status == b.status and a.winner == b.winner and a.history == b.history
+        and a.actors == b.actors and snapshot(a) == snapshot(b)
+    )
+
+
+def play_random_deal(
+    rng: random.Random,
+    state: GameState | None = None,
+    *,
+    check: bool = True,
+    checked_every: int = 3,
+) -> GameState:
+    """Play one deal with uniformly random legal actions from ``rng`` to the end.
+
+    With ``check``, :func:`check_invariants` runs before every action and at the end,
+    and every ``checked_every``-th action goes through the checked path
+    (``state.play(text)``) after a round trip through the notation (§VII).  Returns the
+    finished state.  Raises :class:`AssertionError` if anything breaks, including a deal
+    longer than :data:`MAX_ACTIONS_PER_DEAL`.
+    """
+    if state is None:
+        state = GameState.new(seed=rng.randrange(1 << 32), opener=rng.randrange(2))
+    n = 0
+    while not state.is_over:
+        if check:
+            check_invariants(state, views=(n % 4 == 0))
+        legal = state.legal_actions()
+        a = rng.choice(legal)
+        if check and n % checked_every == 0:
+            text = format_action(a)
+            if parse_action(text) != a:
+                _fail(state, f"§VII: {text!r} does not parse back to its action")
+            state.play(text, seat=state.to_act)
+        else:
+            state.apply(a)
+        n += 1
+        if n > MAX_ACTIONS_PER_DEAL:
+            _fail(state, "the deal does not end")
+    if check:
+        check_invariants(state)
+    return state
+
+
+def random_deal_check(seed: int | str, n_deals: int) -> dict[str, Any]:
+    """Play ``n_deals`` random deals (deterministic from ``seed``), checking invariants
+    at each step (:func:`check_invariants`), that each deal ends, and that its record
+    replays to the identical state (§VII).
+
+    Returns counts: ``{"deals", "actions", "won", "tablas", "forces", "max_actions"}``.
+    Raises :class:`AssertionError` on the first violation.
+    """
+    rng = random.Random(seed)
+    out = {"deals": 0, "actions": 0, "won": 0, "tablas": 0, "forces": 0, "max_actions": 0}
+    for _ in range(n_deals):
+        st = play_random_deal(rng)
+        rec = GameRecord.from_state(st)
+        again = GameRecord.from_json(rec.to_json()).replay()
+        if not same_state(st, again):
+            _fail(st, "§VII: record -> replay does not give the identical state")
+        out["deals"] += 1
+        out["actions"] += len(st.history)
+        out["max_actions"] = max(out["max_actions"], len(st.history))
+        out["won" if st.status == WON else "tablas"] += 1
+        out["forces"] += sum(1 for a in st.history if a >> 40 >= 2 and a & 0xFF)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m gameweave.engine.conformance [--seed S] [--deals N]``: run
+    :func:`random_deal_check` and print its counts as JSON; exit status 1 on a
+    violation."""
+    import argparse
+
+    p = argparse.ArgumentParser(description=main.__doc__)
+    p.add_argument("--seed", default="1")
+    p.add_argument("--deals", type=int, default=200)
+    args = p.parse_args(argv)
+    try:
+        print(json.dumps(random_deal_check(args.seed, args.deals)))
+    except AssertionError as exc:
+        print(f"conformance failure: {exc}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
