@@ -1,8 +1,11 @@
-"""Bots that play from a seat's view only (R21): ``random``, and more by name.
+"""Bots that play from a seat's view only (R21): ``random``, ``greedy``, ``search``.
 
-Use :func:`make_bot` (``make_bot("random", seed=1).choose(view)``).
+Use :func:`make_bot` (``make_bot("greedy", seed=1).choose(view)``).  See docs/BOTS.md.
 """
 
 from .base import BOTS, Bot, RandomBot, bot_names, make_bot, register
+from .greedy import GreedyBot
 
-__all__ = ["BOTS", "Bot", "RandomBot", "bot_names", "make_bot", "register"]
+register("greedy", GreedyBot)
+
+__all__ = ["BOTS", "Bot", "RandomBot", "GreedyBot", "bot_names", "make_bot", "register"]
