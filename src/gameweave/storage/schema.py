@@ -1,0 +1,64 @@
+"""The database schema (SQLAlchemy Core tables); Alembic migrations create it.
+
+The action log is the record: ``actions`` holds every accepted action of every deal, in
+order; a deal's state is rebuilt by replaying them on its deck order (R8).  Seat tokens
+are stored only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column, DateTime, ForeignKeyConstraint, Integer, MetaData, String, Table, Text,
+)
+
+metadata = MetaData()
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("rules", String(32), nullable=False),
+    Column("format", String(16), nullable=False),
+    Column("target", Integer, nullable=False),
+    Column("first_opener", Integer, nullable=False),
+    Column("opponent", String(16), nullable=False),
+    Column("bot", String(32), nullable=True),
+    Column("invite", String(64), nullable=True),
+    Column("token1_sha256", String(64), nullable=False),
+    Column("token2_sha256", String(64), nullable=True),
+    Column("version", Integer, nullable=False),
+)
+"""One row per match (R20): format, seats (token hashes), the state version."""
+
+deals = Table(
+    "deals",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("opener", Integer, nullable=False),
+    Column("deck", Text, nullable=False),
+    Column("salt", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(["match_id"], ["matches.id"], ondelete="CASCADE"),
+)
+"""One row per deal: the secret deck order (R8) and salt, the public commitment, the result."""
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("deal_number", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", String(200), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(
+        ["match_id", "deal_number"], ["deals.match_id", "deals.number"], ondelete="CASCADE"
+    ),
+)
+"""The action log (§VII texts), one row per accepted action; (match, deal, seq) is unique,
+so two writers can never both append step ``seq``."""

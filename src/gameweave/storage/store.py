@@ -1,0 +1,264 @@
+"""Persistence of tables: SQLite by default, PostgreSQL by URL (SQLAlchemy 2, Alembic).
+
+The action log is the record: a table is rebuilt by dealing each stored deck order
+(R8) with its opener (R9) and replaying the stored actions (§VII), so a restarted server
+continues every match exactly where it was.  Every write is one transaction; the
+server commits an accepted action before it announces it.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import Match, parse_action, validate_deck
+from ..tables import DealInfo, Table, deck_text
+from .schema import actions, deals, matches
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+"""The packaged Alembic migrations."""
+
+
+class StorageError(Exception):
+    """A write that the database refused (e.g. a second writer for the same step)."""
+
+
+def default_data_dir() -> Path:
+    """``$GAMEWEAVE_DATA``, else ``$XDG_DATA_HOME/gameweave``, else ``~/.local/share/gameweave``."""
+    env = os.environ.get("GAMEWEAVE_DATA")
+    if env:
+        return Path(env).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "gameweave"
+
+
+def sqlite_url(path: Path | str) -> str:
+    """The SQLAlchemy URL of an SQLite file."""
+    return f"sqlite:///{Path(path).resolve()}"
+
+
+def resolve_url(database_url: str | None, data_dir: Path | str | None) -> str:
+    """The database URL to use: ``database_url`` if given, else ``gameweave.db`` in
+    ``data_dir`` (default :func:`default_data_dir`), which is created if missing."""
+    if database_url:
+        return database_url
+    directory = Path(data_dir).expanduser() if data_dir else default_data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    return sqlite_url(directory / "gameweave.db")
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine; SQLite gets WAL, NORMAL sync and foreign keys."""
+    if url.startswith("sqlite"):
+        eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(eng, "connect")
+        def _pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
+            cur = dbapi_conn.cursor()
+            if ":memory:" not in url:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return eng
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date (Alembic ``upgrade head`` with the packaged migrations)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _iso(dt: datetime | None) -> str:
+    if dt is None:
+        return ""
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.isoformat(timespec="seconds")
+
+
+class Store:
+    """Tables in a database.
+
+    ``Store(url)`` connects and runs the migrations.  ``url`` is a SQLAlchemy URL
+    (``sqlite:///path.db``, ``postgresql+psycopg://user@host:5432/db``).
+    """
+
+    def __init__(self, url: str, *, run_migrations: bool = True):
+        self.url = url
+        self.engine = make_engine(url)
+        if run_migrations:
+            migrate(self.engine)
+
+    @property
+    def description(self) -> str:
+        """Where the data lives, without any password: the SQLite path, or the URL."""
+        u = self.engine.url
+        if u.get_backend_name() == "sqlite":
+            return str(u.database)
+        return u.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writes
+    def create(self, table: Table) -> None:
+        """Insert a new match and its first deal."""
+        now = _now()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(matches).values(
+                    id=table.match_id, created_at=now, rules=table.rules, format=table.format,
+                    target=table.target, first_opener=table.match.first_opener,
+                    opponent=table.opponent, bot=table.bot, invite=table.invite,
+                    token1_sha256=table.token_hashes[0], token2_sha256=table.token_hashes[1],
+                    version=table.version,
+                )
+            )
+            for d in table.deals:
+                self._insert_deal(conn, table.match_id, d, now)
+        table.created_at = _iso(now)
+
+    @staticmethod
+    def _insert_deal(conn, match_id: str, d: DealInfo, now: datetime) -> None:
+        conn.execute(
+            insert(deals).values(
+                match_id=match_id, number=d.number, opener=d.state.opener,
+                deck=deck_text(d.deck), salt=d.salt, commitment=d.commitment,
+                status=d.state.status, winner=d.state.winner if d.state.winner >= 0 else None,
+                created_at=now,
+            )
+        )
+
+    def join(self, match_id: str, token_sha256: str) -> bool:
+        """Give seat 2 to the holder of ``token_sha256``; False if it was already taken."""
+        with self.engine.begin() as conn:
+            res = conn.execute(
+                update(matches)
+                .where(matches.c.id == match_id, matches.c.token2_sha256.is_(None))
+                .values(token2_sha256=token_sha256)
+            )
+            return res.rowcount == 1
+
+    def add_action(self, table: Table, seat: int, text: str, seq: int, prev_version: int) -> None:
+        """Commit one accepted action (already applied to ``table``): append it to the
+        deal's log as step ``seq`` (1-based), store the new version and the deal's result.
+
+        Raises :class:`StorageError` if another writer got there first (the version or
+        the step is taken).
+        """
+        d = table.deal
+        st = d.state
+        now = _now()
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(
+                    update(matches)
+                    .where(matches.c.id == table.match_id, matches.c.version == prev_version)
+                    .values(version=table.version)
+                )
+                if res.rowcount != 1:
+                    raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
+                conn.execute(
+                    insert(actions).values(
+                        match_id=table.match_id, deal_number=d.number, seq=seq, seat=seat,
+                        action=text, created_at=now,
+                    )
+                )
+                if st.is_over:
+                    conn.execute(
+                        update(deals)
+                        .where(deals.c.match_id == table.match_id, deals.c.number == d.number)
+                        .values(status=st.status, winner=st.winner if st.winner >= 0 else None)
+                    )
+        except IntegrityError as exc:
+            raise StorageError(f"match {table.match_id}: step {seq} is already stored") from exc
+
+    def add_deal(self, table: Table, prev_version: int) -> None:
+        """Commit the table's new current deal (already added to ``table``) and version.
+        Raises :class:`StorageError` if another writer got there first."""
+        now = _now()
+        try:
+            with self.engine.begin() as conn:
+                res = conn.execute(
+                    update(matches)
+                    .where(matches.c.id == table.match_id, matches.c.version == prev_version)
+                    .values(version=table.version)
+                )
+                if res.rowcount != 1:
+                    raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
+                self._insert_deal(conn, table.match_id, table.deal, now)
+        except IntegrityError as exc:
+            raise StorageError(f"match {table.match_id}: deal {table.deal.number} is already stored") from exc
+
+    # ------------------------------------------------------------------ reads
+    def load(self, match_id: str) -> Table | None:
+        """Rebuild a table from its rows by replaying every deal's action log, or None
+        if there is no such match.  Raises :class:`StorageError` if a stored log does not
+        replay (a corrupted database)."""
+        with self.engine.connect() as conn:
+            m = conn.execute(select(matches).where(matches.c.id == match_id)).mappings().first()
+            if m is None:
+                return None
+            deal_rows = conn.execute(
+                select(deals).where(deals.c.match_id == match_id).order_by(deals.c.number)
+            ).mappings().all()
+            act_rows = conn.execute(
+                select(actions.c.deal_number, actions.c.seq, actions.c.action)
+                .where(actions.c.match_id == match_id)
+                .order_by(actions.c.deal_number, actions.c.seq)
+            ).all()
+        by_deal: dict[int, list[str]] = {}
+        for number, _seq, text in act_rows:
+            by_deal.setdefault(number, []).append(text)
+        match = Match(rules=m["rules"], format=m["format"], target=m["target"], first_opener=m["first_opener"])
+        table = Table(
+            match_id=m["id"], rules=m["rules"], format=m["format"], target=m["target"],
+            opponent=m["opponent"], bot=m["bot"], invite=m["invite"],
+            token_hashes=[m["token1_sha256"], m["token2_sha256"]], version=m["version"],
+            match=match, created_at=_iso(m["created_at"]),
+        )
+        for row in deal_rows:
+            state = match.new_deal(validate_deck(row["deck"]))
+            if state.opener != row["opener"]:
+                raise StorageError(f"match {match_id} deal {row['number']}: stored opener disagrees with R9")
+            for text in by_deal.get(row["number"], []):
+                try:
+                    state.play(parse_action(text))
+                except ValueError as exc:
+                    raise StorageError(f"match {match_id} deal {row['number']}: stored log does not replay: {exc}") from None
+            table.deals.append(DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state))
+            if state.is_over:
+                match.record(state)
+        return table
+
+    def match_ids(self) -> list[str]:
+        """Every match id, oldest first."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(matches.c.id).order_by(matches.c.created_at))]
+
+    def count_actions(self, match_id: str) -> int:
+        """Stored actions of a match (all deals)."""
+        with self.engine.connect() as conn:
+            return len(conn.execute(select(actions.c.seq).where(actions.c.match_id == match_id)).all())
+
+
+__all__ = ["MIGRATIONS", "Store", "StorageError", "default_data_dir", "migrate", "resolve_url", "sqlite_url"]
+
