@@ -1,0 +1,100 @@
+"""``gameweave serve`` (the table server) and ``gameweave verify`` (check a deal's fair
+shuffle and replay its record)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .app import app
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
+    database_url: Optional[str] = typer.Option(
+        None, "--database-url", envvar="GAMEWEAVE_DATABASE_URL",
+        help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host:5432/db (default: SQLite in the data directory).",
+    ),
+    data_dir: Optional[Path] = typer.Option(
+        None, "--data-dir", help="Directory of the SQLite file (default: $GAMEWEAVE_DATA or ~/.local/share/gameweave).",
+    ),
+    bot_delay: float = typer.Option(0.6, "--bot-delay", min=0.0, max=30.0, help="Pause before each bot action, in seconds."),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+) -> None:
+    """Start the table server: matches against bots or friends, in the browser."""
+    import uvicorn
+
+    from ..server import create_app
+    from ..storage import StorageError
+
+    try:
+        application = create_app(database_url=database_url, data_dir=data_dir, bot_delay=bot_delay)
+    except (StorageError, OSError) as exc:
+        typer.echo(f"error: cannot open the database: {exc}", err=True)
+        raise typer.Exit(2)
+    except Exception as exc:  # e.g. an unreachable PostgreSQL server
+        typer.echo(f"error: cannot open the database: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", err=True)
+        raise typer.Exit(2)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
+    typer.echo(f"Gameweave table server: open http://{shown}:{port}/  (API docs: /docs)")
+    typer.echo(f"Database: {application.state.database}")
+    uvicorn.run(
+        application, host=host, port=port, log_level=log_level,
+        ws_max_size=1024 * 1024, access_log=False,
+    )
+
+
+@app.command()
+def verify(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A record download (JSON with record, salt, commitment)."),
+    salt: Optional[str] = typer.Option(None, help="The salt, if the file holds only the §VII record."),
+    commitment: Optional[str] = typer.Option(None, help="The commitment, if the file holds only the §VII record."),
+) -> None:
+    """Check a deal's fair shuffle: sha256(deck + " " + salt) equals the commitment given
+    when the deal started, and the record replays under the rules."""
+    from ..engine import GameRecord, GameweaveError
+    from ..tables import commitment as commit_of, deck_text
+
+    try:
+        obj = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        typer.echo(f"error: cannot read {file}: {exc}", err=True)
+        raise typer.Exit(2)
+    if isinstance(obj, dict) and "record" in obj:
+        rec_obj = obj["record"]
+        salt = salt or obj.get("salt")
+        commitment = commitment or obj.get("commitment")
+    else:
+        rec_obj = obj
+    if not isinstance(salt, str) or not isinstance(commitment, str):
+        typer.echo("error: need the salt and the commitment (in the file, or --salt/--commitment)", err=True)
+        raise typer.Exit(2)
+    try:
+        rec = GameRecord.from_dict(rec_obj)
+    except GameweaveError as exc:
+        typer.echo(f"error: not a game record: {exc}", err=True)
+        raise typer.Exit(2)
+    want = commit_of(deck_text(rec.deck), salt)
+    if want != commitment.strip().lower():
+        typer.echo("FAILED: the deck order and salt do not match the commitment", err=True)
+        typer.echo(f"  sha256(deck + ' ' + salt) = {want}", err=True)
+        typer.echo(f"  commitment               = {commitment}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"commitment OK: sha256(deck + ' ' + salt) = {want}")
+    try:
+        state = rec.replay()
+    except GameweaveError as exc:
+        typer.echo(f"FAILED: the record does not replay: {exc}", err=True)
+        raise typer.Exit(1)
+    if state.status == "won":
+        result = f"seat {state.winner + 1} won"
+    elif state.status == "tablas":
+        result = "tablas"
+    else:
+        result = "unfinished"
+    typer.echo(f"replay OK: {len(rec.actions)} actions, {result}")
