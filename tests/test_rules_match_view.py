@@ -1,0 +1,162 @@
+"""Matches and views (RULES R9, R20, R21) and game records (§VII)."""
+
+import json
+
+import pytest
+
+from gameweave.engine import (
+    GameRecord, GameState, Match, ReplayError, UnparsableError, format_cards, mask_names,
+    parse_cards, seat_view,
+)
+from gameweave.engine.conformance import build_deck, same_state
+
+# a deal the non-opener wins after ten actions (see test_rules_play's eleven scenario)
+WIN_A = "2d Qc 6c Jc Qs Kd 3h 5s 6s Jd"
+WIN_B = "2c 3c 4d 5d 6d Jh Qh Kh 2h 3d"
+WIN_DECK = build_deck(WIN_A, WIN_B, "4c 7d 7h 5c")
+WIN_ACTIONS = ["turn", "refuse", "meld 2c 3c 4c", "throw 2h", "turn", "refuse",
+               "meld 4d 5d 6d 7d", "throw 3d", "turn", "refuse", "meld 7h Jh Qh Kh"]
+# both seats turn and refuse until the stock is gone: tablas (R17)
+TABLAS_ACTIONS = None
+
+
+def finish(st: GameState, actions) -> GameState:
+    """Play ``actions``, or with ``TABLAS_ACTIONS`` turn and refuse until tablas."""
+    if actions is TABLAS_ACTIONS:
+        while not st.is_over:
+            st.play("refuse" if st.decision == "meld_or_refuse" else "turn")
+        assert st.status == "tablas"
+    else:
+        st.play_all(actions)
+    assert st.is_over
+    return st
+
+
+# ------------------------------------------------------------------ R9
+
+
+def test_r9_opener_alternates_every_deal_in_a_match_tablas_included():
+    match = Match()
+    openers = []
+    for i in range(4):
+        st = match.new_deal(WIN_DECK)
+        openers.append(st.opener)
+        assert st.to_act == st.opener
+        finish(st, TABLAS_ACTIONS if i % 2 else WIN_ACTIONS)
+        match.record(st)
+    assert openers == [0, 1, 0, 1]  # seat 1 opens deal 1, seat 2 deal 2, ...
+    assert match.results == [1, -1, 1, -1]
+    assert Match(first_opener=1).next_opener == 1
+
+
+def test_r9_the_non_opener_is_dealt_the_second_card():
+    st = GameState.new(WIN_DECK, opener=1)
+    assert format_cards(st.hands[1]) == format_cards(GameState.new(WIN_DECK, opener=0).hands[0])
+
+
+# ------------------------------------------------------------------ R20
+
+
+def test_r20_first_to_n_ends_the_match_and_tablas_score_nothing():
+    match = Match(format="first_to", target=2)
+    # deal 1: seat 1 opens, seat 2 wins; deal 2 tablas; deal 3: seat 1 opens, seat 2 wins
+    for actions in (WIN_ACTIONS, TABLAS_ACTIONS, WIN_ACTIONS):
+        assert not match.is_over and match.winner == -1
+        match.record(finish(match.new_deal(WIN_DECK), actions))
+    assert match.wins == [0, 2] and match.tablas == 1
+    assert match.is_over and match.winner == 1
+    assert match.score_text() == "Seat 1: 0, Seat 2: 2, tablas: 1 (first to 2)"
+    with pytest.raises(ValueError, match="over"):
+        match.new_deal(WIN_DECK)
+
+
+def test_r20_running_tally_counts_wins_and_tablas_and_never_ends():
+    match = Match()
+    for actions in (WIN_ACTIONS, WIN_ACTIONS, TABLAS_ACTIONS, WIN_ACTIONS, TABLAS_ACTIONS):
+        match.record(finish(match.new_deal(WIN_DECK), actions))
+    # the non-opener wins each won deal: deal 1 seat 2, deal 2 seat 1, deal 4 seat 1 (R9)
+    assert match.wins == [2, 1] and match.tablas == 2 and match.deals_played == 5
+    assert not match.is_over and match.winner == -1
+    assert match.score_text() == "Seat 1: 2, Seat 2: 1, tablas: 2"
+
+
+def test_r20_match_rejects_bad_settings_and_unfinished_deals():
+    with pytest.raises(ValueError):
+        Match(format="stakes")
+    with pytest.raises(ValueError):
+        Match(format="first_to", target=0)
+    with pytest.raises(ValueError):
+        Match().record(GameState.new(WIN_DECK))
+
+
+# ------------------------------------------------------------------ R21
+
+
+def test_r21_view_shows_own_hand_and_counts_never_the_opponents_hand_or_stock():
+    st = GameState.new(WIN_DECK)
+    st.play_all(WIN_ACTIONS[:4])  # B has melded 2c 3c 4c and thrown 2h
+    for seat in (0, 1):
+        v = seat_view(st, seat)
+        d = v.to_dict()
+        assert d["hand"] == mask_names(st.hands[seat])
+        assert d["opponent_hand"] is None and v.opponent_hand is None
+        assert d["hand_counts"] == {"1": 10, "2": 7}
+        assert d["stock"] == 19 and d["melds"] == {"1": [], "2": [["2c", "3c", "4c"]]}
+        assert (d["live"], d["live_from"], d["decision"], d["to_act"]) == ("2h", 2, "take_or_turn", 1)
+        text = json.dumps(d)
+        hidden = mask_names(st.hands[1 - seat]) + mask_names(sum(1 << c for c in st.deck[st.stock_pos:]))
+        for name in hidden:
+            assert name not in text, f"seat {seat + 1} sees {name}"
+    # only the seat to act gets its choices
+    assert seat_view(st, 0).legal and seat_view(st, 1).legal == ()
+    # the public history: every turned, refused, thrown and melded card, with its seat
+    hist = seat_view(st, 1).to_dict()["history"]
+    assert [(e["seat"], e["action"], e["card"]) for e in hist] == [
+        (1, "turn", "4c"), (1, "refuse", "4c"), (2, "meld 2c 3c 4c", "4c"), (2, "throw 2h", "2h"),
+    ]
+
+
+def test_r21_opponents_hand_is_shown_once_the_deal_is_over():
+    st = finish(GameState.new(WIN_DECK), WIN_ACTIONS)
+    assert seat_view(st, 1).opponent_hand == st.hands[0]
+    assert seat_view(st, 0).to_dict()["opponent_hand"] == []  # the winner holds nothing
+
+
+def test_r21_views_equal_for_states_differing_only_in_hidden_cards():
+    # swap a card of B's hand that B never plays (Kd... B holds Kh) with a deep stock card
+    deck = list(WIN_DECK)
+    a, b = deck.index(parse_cards("Kh")[0]), deck.index(parse_cards("Ks")[0])
+    deck[a], deck[b] = deck[b], deck[a]
+    one, two = GameState.new(WIN_DECK), GameState.new(deck)
+    one.play_all(WIN_ACTIONS[:8])
+    two.play_all(WIN_ACTIONS[:8])
+    assert one.hands[1] != two.hands[1]
+    assert seat_view(one, 0) == seat_view(two, 0)
+    assert seat_view(one, 1) != seat_view(two, 1)
+
+
+# ------------------------------------------------------------------ §VII records
+
+
+def test_record_round_trip_and_replay_gives_the_identical_state():
+    st = finish(GameState.new(WIN_DECK, opener=1), WIN_ACTIONS)
+    rec = GameRecord.from_state(st)
+    obj = json.loads(rec.to_json())
+    assert obj["opener"] == 2 and obj["rules"] == "gameweave" and len(obj["deck"].split()) == 40
+    assert obj["actions"] == WIN_ACTIONS
+    assert same_state(GameRecord.from_json(rec.to_json()).replay(), st)
+
+
+def test_record_with_an_illegal_step_names_the_step():
+    rec = GameRecord.from_dict({"deck": " ".join(mask_names((1 << 40) - 1)), "actions": ["turn", "throw Ac"]})
+    with pytest.raises(ReplayError) as info:
+        rec.replay()
+    assert info.value.step == 2 and info.value.action == "throw Ac"
+
+
+def test_record_malformed_is_unparsable():
+    for obj in ({"deck": "Ac", "actions": []}, {"actions": []}, [], {"deck": "x", "actions": [1]}):
+        with pytest.raises(UnparsableError):
+            GameRecord.from_dict(obj)
+    with pytest.raises(UnparsableError):
+        GameRecord.from_json("{not json")
