@@ -1,0 +1,73 @@
+"""Replay of a finished deal for the page: every position with both hands (R21 allows it
+only once the deal has ended).
+
+``GET /api/matches/{match_id}/deals/{n}/replay`` (``Authorization: Bearer <seat token>``,
+either seat) answers the record download of PROTOCOL §3.6 plus:
+
+* ``history``: the public history of the deal, one ``{"seat", "action", "card"}`` per action
+  (the same shape as ``view.history``);
+* ``snapshots``: ``len(actions) + 1`` full-information snapshots
+  (:func:`gameweave.engine.record.snapshot`): before the first action, then after each one.
+
+The rules stay in Python: the page only draws what this returns.  Errors as for the
+record: ``unknown_match``, ``bad_token``, ``unknown_deal``, ``deal_not_over`` (409).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from fastapi import APIRouter, Header, Request
+
+from ..engine import GameRecord
+from ..engine.record import snapshot
+from ..engine.view import public_history
+from ..tables import TableError
+
+router = APIRouter()
+
+
+def replay_steps(download: dict[str, Any]) -> dict[str, Any]:
+    """Add ``history`` and ``snapshots`` to a finished deal's record download
+    (``Table.record(n)``: ``{"record", "salt", "commitment", "result"}``).
+
+    Raises :class:`~gameweave.engine.record.ReplayError` if the record does not replay
+    (it always does for a record the table made).
+    """
+    rec = GameRecord.from_dict(download["record"])
+    state = rec.start()
+    snaps = []
+    for _step, _text, before in rec.steps(state):
+        snaps.append(snapshot(before))
+    snaps.append(snapshot(state))
+    history = [
+        {"seat": e.seat + 1, "action": e.action, "card": _name(e.card)} for e in public_history(state)
+    ]
+    return {**download, "history": history, "snapshots": snaps}
+
+
+def _name(card: int) -> str | None:
+    from ..engine.cards import CARD_NAMES
+
+    return CARD_NAMES[card] if card >= 0 else None
+
+
+@router.get("/api/matches/{match_id}/deals/{n}/replay", tags=["lobby"])
+async def get_replay(match_id: str, n: int, request: Request, authorization: Optional[str] = Header(None)) -> dict[str, Any]:
+    """A finished deal step by step (both hands): the record download plus ``history``
+    and ``snapshots`` (one more than the actions).  Only once deal ``n`` has ended."""
+    hub = request.app.state.hub
+    table = await hub.table(match_id)
+    if table is None:
+        raise TableError("unknown_match", "no such match")
+    token = None
+    if authorization:
+        scheme, _, value = authorization.partition(" ")
+        if scheme.lower() == "bearer":
+            token = value.strip() or None
+    if table.seat_of_token(token) < 0:
+        raise TableError("bad_token", "send 'Authorization: Bearer <seat token>' with a token of this match")
+    return replay_steps(table.record(n))
+
+
+__all__ = ["router", "replay_steps"]

@@ -1,0 +1,98 @@
+// Cards as the page shows them (RULES §I): rank + suit symbol, red or black, and a
+// second cue (a tinted face with a suit-shaped corner mark) so colour is never the only
+// signal.  Card names on the wire are canonical text: "7h", "Ks", "Ac" (R3).
+
+export const RANKS = "A234567JQK";
+export const SUITS = "cdhs";
+export const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+export const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+export const RANK_NAMES = {
+  A: "ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", J: "jack", Q: "queen", K: "king",
+};
+
+/** Index 0..39 of a card name (rank * 4 + suit), so that index order is hand order (R4). */
+export function cardIndex(name) {
+  return RANKS.indexOf(name[0]) * 4 + SUITS.indexOf(name[1]);
+}
+
+/** Sort card names into hand order (R4): by rank position, then suit c < d < h < s. */
+export function handOrder(names) {
+  return [...names].sort((a, b) => cardIndex(a) - cardIndex(b));
+}
+
+/** "7 of hearts", "king of spades" — the spoken name of a card. */
+export function spoken(name) {
+  return `${RANK_NAMES[name[0]]} of ${SUIT_NAMES[name[1]]}`;
+}
+
+/** "7♥" — short printed name of a card. */
+export function short(name) {
+  return name[0] + SUIT_SYMBOLS[name[1]];
+}
+
+/** A list of cards in words: "4♥ 5♥ 6♥". */
+export function shortList(names) {
+  return names.map(short).join(" ");
+}
+
+export function spokenList(names) {
+  return names.map(spoken).join(", ");
+}
+
+function isRed(name) {
+  return name[1] === "h" || name[1] === "d";
+}
+
+/**
+ * A card face element.
+ * @param {string} name canonical card text ("7h")
+ * @param {object} [opts] {tag: "span"|"button", size: "sm"|"md"|"lg", label: aria-label override}
+ */
+export function cardEl(name, opts = {}) {
+  const tag = opts.tag || "span";
+  const el = document.createElement(tag);
+  el.className = `card ${isRed(name) ? "red" : "black"} suit-${name[1]} ${opts.size || "md"}`;
+  el.dataset.card = name;
+  if (tag === "button") {
+    el.type = "button";
+    el.setAttribute("aria-label", opts.label || spoken(name));
+  } else {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", opts.label || spoken(name));
+  }
+  const rank = document.createElement("span");
+  rank.className = "rank";
+  rank.textContent = name[0];
+  rank.setAttribute("aria-hidden", "true");
+  const suit = document.createElement("span");
+  suit.className = "suit";
+  suit.textContent = SUIT_SYMBOLS[name[1]];
+  suit.setAttribute("aria-hidden", "true");
+  const corner = document.createElement("span");
+  corner.className = "corner";
+  corner.textContent = SUIT_SYMBOLS[name[1]];
+  corner.setAttribute("aria-hidden", "true");
+  el.append(rank, suit, corner);
+  return el;
+}
+
+/** A face-down card (stock, opponent's hand). */
+export function backEl(size = "md", label = "face-down card") {
+  const el = document.createElement("span");
+  el.className = `card back ${size}`;
+  el.setAttribute("role", "img");
+  el.setAttribute("aria-label", label);
+  return el;
+}
+
+/** A row of card faces (a meld or a hand), optionally marking one card as new. */
+export function cardRow(names, opts = {}) {
+  const row = document.createElement("span");
+  row.className = "cards";
+  for (const n of names) {
+    const c = cardEl(n, { size: opts.size });
+    if (opts.highlight && opts.highlight === n) c.classList.add("new");
+    row.append(c);
+  }
+  return row;
+}

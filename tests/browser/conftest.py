@@ -1,0 +1,154 @@
+"""Browser tests: a table server in this process and Debian's Chromium under Playwright.
+
+The server runs under ``uvicorn.Server`` in a background thread on a free 127.0.0.1
+port, with a temporary SQLite database, no bot delay and a deck source the tests can
+load with fixed deck orders (R8) to set up forcing situations.
+
+If Chromium or Playwright is missing the tests are skipped with the reason — unless
+``GAMEWEAVE_REQUIRE_BROWSER=1`` (CI sets it), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+CHROMIUM = os.environ.get("GAMEWEAVE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 360, "height": 780}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("GAMEWEAVE_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"browser tests cannot run: {reason} (GAMEWEAVE_REQUIRE_BROWSER=1)")
+    pytest.skip(f"browser tests skipped: {reason}")
+
+
+class DeckQueue:
+    """A ``deck_source`` for the server: fixed ``(deck, salt)`` pairs first, in order,
+    then cryptographic shuffles."""
+
+    def __init__(self) -> None:
+        self.queue: list[tuple[tuple[int, ...], str]] = []
+        self.lock = threading.Lock()
+
+    def push(self, deck: tuple[int, ...], salt: str = "0123456789abcdef0123456789abcdef") -> None:
+        with self.lock:
+            self.queue.append((tuple(deck), salt))
+
+    def __call__(self) -> tuple[tuple[int, ...], str]:
+        from gameweave.tables import secure_deck
+
+        with self.lock:
+            if self.queue:
+                return self.queue.pop(0)
+        return secure_deck()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """A running table server: ``url`` (http://127.0.0.1:PORT) and ``decks``."""
+
+    def __init__(self, url: str, decks: DeckQueue, app) -> None:
+        self.url = url
+        self.decks = decks
+        self.app = app
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> Iterator[LiveServer]:
+    """The table server in a background thread (session-wide; SQLite in a temp dir)."""
+    import uvicorn
+
+    from gameweave.server import create_app
+
+    data = tmp_path_factory.mktemp("server")
+    decks = DeckQueue()
+    app = create_app(database_url=f"sqlite:///{data / 'gameweave.db'}", bot_delay=0.0, deck_source=decks)
+    port = _free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws_ping_interval=None)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="gameweave-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the table server did not start")
+        time.sleep(0.05)
+    yield LiveServer(f"http://127.0.0.1:{port}", decks, app)
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (never downloads a browser)."""
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        _unavailable(f"the playwright package is not installed ({exc})")
+    pw = sync_playwright().start()
+    try:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    except Exception as exc:
+        pw.stop()
+        _unavailable(f"Chromium did not start: {exc}")
+    yield b
+    b.close()
+    pw.stop()
+
+
+class PageWatch:
+    """Collects console errors and uncaught page errors of every page it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page) -> None:
+        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+
+@pytest.fixture
+def new_context(browser, live_server):
+    """Make browser contexts (separate browsers, as two people have); bot moves are shown
+    without the human pause (localStorage gameweave.pace = 0).  Fails the test if any
+    page logged a console error."""
+    watch = PageWatch()
+    contexts = []
+
+    def make(viewport=None):
+        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=live_server.url)
+        ctx.add_init_script("try { localStorage.setItem('gameweave.pace', '0'); } catch (e) {}")
+        ctx.set_default_timeout(15000)
+        ctx.on("page", watch.watch)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not watch.errors, "errors in the page:\n" + "\n".join(watch.errors)
