@@ -77,7 +77,7 @@ def replay(
             out.write(f"Record {n} — {rec.rules}, {who}, {len(rec.actions)} actions\n")
         try:
             state = rec.start()
-        except UnparsableError as exc:
+        except GameweaveError as exc:  # a bad deck, or a profile not playable yet (§V)
             typer.echo(f"error: record {n}: {exc}", err=True)
             failed = True
             continue
