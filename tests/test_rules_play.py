@@ -420,3 +420,41 @@ def test_r17_last_stock_card_refused_and_unmeldable_ends_in_tablas_at_once():
     assert st.stock_count == 0 and st.decision == "meld_or_refuse" and card_name(st.card) == "Kh"
     run(st, ["refuse"])  # A cannot meld Kh and there is nothing to turn
     assert st.status == "tablas" and st.to_act == -1 and st.dead & m("Kh")
+
+
+# ------------------------------------------------------------------ R18, R19 (other profiles)
+
+
+def test_r18_gameweave_never_rearranges_and_rejects_the_rearranging_notation():
+    from gameweave.engine import find_profile, parse_action
+
+    assert find_profile("gameweave").rearranging is False
+    with pytest.raises(UnparsableError, match="R18"):
+        parse_action("meld 3h 4h 5h / 6c 6d 6h")
+    # B's 4d 5d 6d 7d stays whole: taking 7h makes a new meld, it never borrows 7d
+    st = eleven_deal()
+    assert all(a & st.table_mask(1) == 0 or a & st.table_mask(1) in st.melds[1]
+               for a in st.legal_actions() if a >> 40 == 0)
+
+
+def test_r19_gameweave_has_no_forcing_back_a_refused_card():
+    import random
+
+    from gameweave.engine import find_profile
+    from gameweave.engine.conformance import choose_action
+
+    assert find_profile("gameweave").force_back is False
+    # when a refused card could go on the refuser's own table, the opponent may only
+    # meld it or turn: no action of 'take_or_turn' forces anything
+    seen = 0
+    rng = random.Random(19)
+    for seed in range(40):
+        st = GameState.new(seed=seed)
+        while not st.is_over:
+            legal = st.legal_actions()
+            if st.decision == "take_or_turn":
+                assert all(a >> 40 in (0, 1) for a in legal)
+                if st.history[-1] >> 40 == 2 and st.extall[st.live_from] >> st.card & 1:
+                    seen += 1
+            st.apply(choose_action(rng, legal, 0.9))
+    assert seen > 0  # the situation R19 is about did arise
