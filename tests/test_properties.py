@@ -189,3 +189,74 @@ def test_conformance_random_deal_check_passes(seed):
     counts = random_deal_check(seed, 10)
     assert counts["deals"] == 10 and counts["won"] + counts["tablas"] == 10
     assert counts["actions"] >= 10 * 20  # every deal turns at least... most of the stock
+
+
+# ------------------------------------------------------------------ a reference from the rules
+
+
+def is_meld_by_definition(cards: list[int]) -> bool:
+    """R5/R6 written out directly (no tables): 3-4 of one rank, or 3+ consecutive
+    positions of one suit (gameweave: no cap)."""
+    ranks = sorted(c >> 2 for c in cards)
+    suits = {c & 3 for c in cards}
+    if len(cards) < 3 or len(set(cards)) != len(cards):
+        return False
+    if len(set(ranks)) == 1:
+        return len(cards) <= 4
+    return len(suits) == 1 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def reference_legal(state: GameState) -> set[str]:
+    """The legal actions of ``state`` as RULES R10-R17 describe them, written
+    independently of the engine's move generator."""
+    if state.decision is None:
+        return set()
+    seat, opp = state.to_act, 1 - state.to_act
+    hand = [c for c in range(40) if state.hands[seat] >> c & 1]
+    own = [[c for c in range(40) if m >> c & 1] for m in state.melds[seat]]
+    theirs = [[c for c in range(40) if m >> c & 1] for m in state.melds[opp]]
+
+    def meld_choices(card: int) -> set[str]:
+        out = set()
+        for m in own:  # additions to one's own melds (R12)
+            if is_meld_by_definition(m + [card]):
+                out.add(" ".join(CARD_NAMES[c] for c in sorted(m + [card])))
+        same = [c for c in hand if c >> 2 == card >> 2]  # sets: the first two in hand order
+        if len(same) >= 2:
+            out.add(" ".join(CARD_NAMES[c] for c in sorted([card] + same[:2])))
+        if len(same) == 3:
+            out.add(" ".join(CARD_NAMES[c] for c in sorted([card] + same)))
+        r, s = card >> 2, card & 3
+        for lo in range(0, r + 1):  # every run containing the card, the rest from the hand
+            for hi in range(r, 10):
+                run = [k * 4 + s for k in range(lo, hi + 1)]
+                if len(run) >= 3 and all(c == card or c in hand for c in run):
+                    out.add(" ".join(CARD_NAMES[c] for c in run))
+        return {"meld " + x for x in out}
+
+    def forces(card: int) -> list[int]:
+        return [n for n, m in enumerate(theirs, 1) if is_meld_by_definition(m + [card])]
+
+    d = state.decision
+    if d == "turn":
+        return {"turn"}
+    if d == "take_or_turn":
+        return meld_choices(state.card) | {"turn"}
+    if d == "meld_or_refuse":
+        return meld_choices(state.card) | {"refuse"} | {f"refuse force {n}" for n in forces(state.card)}
+    return {f"throw {CARD_NAMES[c]}" for c in hand} | {
+        f"throw {CARD_NAMES[c]} force {n}" for c in hand for n in forces(c)}
+
+
+@SETTINGS
+@given(seeds, openers, seeds)
+def test_r10_r17_legal_actions_match_a_reference_written_from_the_rules(deal_seed, opener, play_seed):
+    rng = random.Random(play_seed)
+    state = GameState.new(seed=deal_seed, opener=opener)
+    while True:
+        texts = state.legal_texts()
+        assert len(texts) == len(set(texts))
+        assert set(texts) == reference_legal(state)
+        if state.is_over:
+            break
+        state.apply(choose_action(rng, state.legal_actions(), eagerness(play_seed)))
