@@ -17,12 +17,17 @@ from ..engine import SeatView
 class Bot:
     """Base class.  Subclasses implement :meth:`choose`.
 
-    Attributes: ``name`` (registry name) and ``rng`` (a private :class:`random.Random`).
+    Attributes: ``name`` (registry name), ``seed`` (the seed; drawn at random when None) and
+    ``rng`` (a private :class:`random.Random`; the built-in bots seed a fresh generator per
+    decision with :func:`view_rng` instead, so they hold no mutable state).
     """
 
     name = "bot"
 
     def __init__(self, seed: int | None = None):
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 62)
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> int:
@@ -36,15 +41,35 @@ class Bot:
         return f"<{type(self).__name__} {self.name}>"
 
 
+def view_key(view: SeatView) -> str:
+    """A text fingerprint of everything in a view that a decision may depend on (R21):
+    equal views give equal keys.  Used to seed per-decision random generators."""
+    return "|".join((
+        str(view.seat), str(view.hand), str(view.melds), str(view.centre), str(view.live_from),
+        str(view.stock_count), str(view.dead), str(view.hand_counts),
+        ";".join(f"{e.seat}{e.action}" for e in view.history),
+    ))
+
+
+def view_rng(seed: int | None, view: SeatView) -> random.Random:
+    """A fresh :class:`random.Random` for one decision, seeded from the bot's ``seed`` and
+    the view (:func:`view_key`): a decision is a pure function of (seed, view), and a bot
+    instance keeps no mutable state between decisions, so it may serve many threads.
+    With ``seed=None`` the bot draws a seed once, at construction."""
+    return random.Random(f"{seed}#{view_key(view)}")
+
+
 class RandomBot(Bot):
-    """``random``: uniform over the legal actions."""
+    """``random``: uniform over the legal actions (deterministic for a seed and a view)."""
 
     name = "random"
 
     def choose(self, view: SeatView) -> int:
         if not view.legal:
             raise ValueError("no legal actions: it is not this seat's turn")
-        return self.rng.choice(view.legal)
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return view_rng(self.seed, view).choice(view.legal)
 
 
 BOTS: dict[str, Callable[..., Bot]] = {"random": RandomBot}

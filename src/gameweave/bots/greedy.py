@@ -151,29 +151,8 @@ def choose_greedy(hand: int, melds, seat: int, unseen: int, opp_count: int, cent
     opp_ext = 0
     for m in melds[opp]:
         opp_ext |= _EXT[m]
-    kind0 = legal[0] >> 40
-    if kind0 == 3 or (legal[0] >> 40) == 3:
-        # throw decision (R13, R15)
-        best = None
-        best_score = None
-        for a in legal:
-            c = (a >> 8) & 0x3F
-            n = a & 0xFF
-            rest = hand & ~(1 << c)
-            kv = keep_value(c, hand, unseen)
-            dg = danger(c, opp_ext, unseen, opp_count)
-            if n:
-                # forcing: opponent must add it and throw (R15); never into their eleven (R16)
-                if opp_t + 1 >= 11 or opp_count < force_min_hand:
-                    continue
-                score = kv + danger_weight * 0.8
-            else:
-                score = kv + danger_weight * dg
-            # mild preference to throw high cards that extend nothing of ours (tie-breaks)
-            score += 0.001 * ((c >> 2) - 5) ** 2 * 0.0
-            if best_score is None or score < best_score:
-                best, best_score = a, score
-        return best
+    if legal[0] >> 40 == 3:
+        return min(throw_scores(hand, opp_t, opp_ext, unseen, opp_count, legal, danger_weight, force_min_hand))[2]
     # meld / turn / refuse decisions (R10-R12, R15)
     melds_opts = [a for a in legal if a >> 40 == 0]
     if melds_opts:
@@ -201,6 +180,27 @@ def choose_greedy(hand: int, melds, seat: int, unseen: int, opp_count: int, cent
     return plain[0] if plain else legal[0]
 
 
+def throw_scores(hand: int, opp_t: int, opp_ext: int, unseen: int, opp_count: int, legal,
+                 danger_weight: float = 6.0, force_min_hand: int = 4) -> list[tuple[float, int, int]]:
+    """Greedy cost of each throw action in ``legal`` (R13, R15): a list of
+    ``(cost, index, action)``, lower cost = better throw.  The cost is the card's keep value
+    plus ``danger_weight`` times its danger; a force into the opponent's eleven (R16), or
+    onto an opponent holding fewer than ``force_min_hand`` cards, costs ``inf``."""
+    out = []
+    for idx, a in enumerate(legal):
+        c = (a >> 8) & 0x3F
+        kv = keep_value(c, hand, unseen)
+        if a & 0xFF:
+            if opp_t + 1 >= 11 or opp_count < force_min_hand:
+                out.append((float("inf"), idx, a))
+                continue
+            score = kv + danger_weight * 0.8
+        else:
+            score = kv + danger_weight * danger(c, opp_ext, unseen, opp_count)
+        out.append((score, idx, a))
+    return out
+
+
 def _cards(mask: int):
     while mask:
         low = mask & -mask
@@ -208,4 +208,4 @@ def _cards(mask: int):
         mask ^= low
 
 
-__all__ = ["GreedyBot", "choose_greedy", "keep_value", "danger"]
+__all__ = ["GreedyBot", "choose_greedy", "throw_scores", "keep_value", "danger"]

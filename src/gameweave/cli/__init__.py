@@ -8,6 +8,8 @@ from __future__ import annotations
 from .app import app
 from . import replay as _replay  # noqa: F401  (registers `replay`, `demo`)
 from . import bench as _bench  # noqa: F401  (registers `bench`)
+from . import play as _play  # noqa: F401  (registers `play`)
+from . import arena as _arena  # noqa: F401  (registers `arena`)
 from . import serve as _serve  # noqa: F401  (registers `serve`, `verify`)
 
 

@@ -1,0 +1,226 @@
+"""``search``: a determinized Monte Carlo search over a seat's view (R21).
+
+Design (PIMC with sequential halving over shared worlds; docs/BOTS.md):
+
+1. Trivial decisions (one legal action) are answered at once.
+2. A *world* is sampled consistently with the view
+   (:func:`~gameweave.bots.determinize.sample_world`: the opponent's hand and the stock
+   order drawn from the unseen cards, weighted by what the opponent refused, let die or
+   threw) and a private simulation state is built from it.
+3. Every candidate action still in the race is applied in that same world and the deal
+   is played out to its end with a fast rule-of-thumb policy for both seats
+   (:func:`rollout_action`: meld whenever possible, biggest meld first; throw the card
+   that is least connected to the hand and does not extend the opponent's melds; never
+   force), scored 1 for a win, 0.5 for tablas (R17), 0 for a loss.  Comparing actions
+   on the same worlds (common random numbers) removes most of the card luck from the
+   comparison.
+4. *Sequential halving*: the budget is split into ``ceil(log2(actions))`` rounds; after
+   each round the worse half of the actions is dropped.  The greedy bot's choice gets a
+   small head start, so near-ties go to it.
+5. The last action standing is played.  (``mode="ucb"`` instead picks root actions by
+   UCB1, one fresh world per playout.)
+
+Strength is set by ``iterations`` (default :data:`DEFAULT_ITERATIONS` playouts per
+decision) or by ``seconds`` (a wall-clock budget per decision; then decisions are no
+longer reproducible).  A decision is a pure function of (seed, view): the bot keeps no
+mutable state between calls and may serve many threads.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..engine import SeatView
+from ..engine.actions import REFUSE, TURN
+from ..engine.cards import RANK_MASKS
+from ..engine.state import PH_MELD, PH_OVER, PH_TAKE, PH_THROW
+from .base import Bot, view_rng
+from .determinize import clues, sample_world, world_state
+from .greedy import _EXT, choose_greedy, throw_scores
+
+DEFAULT_ITERATIONS = 400
+"""Default playouts per non-trivial decision (keeps the p95 decision time well under 1 s)."""
+
+_SAME = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
+_ADJ = tuple(((1 << (c - 4)) if c >= 4 else 0) | ((1 << (c + 4)) if c + 4 < 40 else 0) for c in range(40))
+_GAP = tuple(((1 << (c - 8)) if c >= 8 else 0) | ((1 << (c + 8)) if c + 8 < 40 else 0) for c in range(40))
+
+
+def rollout_action(st, rng) -> int:
+    """The fast playout policy's action in a simulation state ``st`` (both seats).
+
+    Meld when possible (an option reaching eleven, R16, else the biggest meld, R12);
+    otherwise ``turn``/``refuse`` (never force).  Throw (R13) the hand card with the lowest
+    score ``3*pair + 2*adjacent + 1*gap + 6*extends-opponent``; ties go to the higher card.
+    """
+    ph = st.phase
+    seat = st.to_act
+    if ph == PH_THROW:
+        hand = st.hands[seat]
+        oext = st.extall[1 - seat]
+        best = -1
+        bs = 99
+        h = hand
+        while h:
+            low = h & -h
+            h ^= low
+            c = low.bit_length() - 1
+            s = 0
+            if hand & _SAME[c]:
+                s += 3
+            if hand & _ADJ[c]:
+                s += 2
+            if hand & _GAP[c]:
+                s += 1
+            if oext & low:
+                s += 6
+            if s <= bs:
+                bs = s
+                best = c
+        return (3 << 40) | (best << 8)
+    if ph == PH_TAKE or ph == PH_MELD:
+        opts = st.meld_options(seat, st.card)
+        if opts:
+            if len(opts) == 1:
+                return opts[0]
+            return max(opts, key=int.bit_count)
+        return TURN if ph == PH_TAKE else REFUSE
+    return TURN
+
+
+def playout(st, rng, seat: int, max_steps: int = 400) -> float:
+    """Play simulation state ``st`` to its end with :func:`rollout_action`; returns the
+    result for ``seat``: 1 win, 0.5 tablas (R17), 0 loss."""
+    apply = st.apply
+    n = 0
+    while st.phase != PH_OVER and n < max_steps:
+        apply(rollout_action(st, rng))
+        n += 1
+    if st.winner < 0:
+        return 0.5
+    return 1.0 if st.winner == seat else 0.0
+
+
+class SearchBot(Bot):
+    """``search``: determinized flat-UCB Monte Carlo search (see the module docstring).
+
+    Options: ``iterations`` (playouts per decision, default 400), ``seconds`` (wall-clock
+    budget per decision instead; not reproducible), ``c`` (UCB exploration, default 0.7),
+    ``prior`` (head start of the greedy choice, in playout wins x 2, default 2),
+    ``mode`` (``"halving"``, the default, or ``"ucb"``), ``width`` (throw decisions: only
+    the greedy's ``width`` best throws are searched, default 6; 0 = all).
+    """
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
+                 seconds: float | None = None, c: float = 0.7, prior: float = 2.0, mode: str = "halving",
+                 width: int = 6):
+        super().__init__(seed)
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = c
+        self.prior = prior
+        if mode not in ("halving", "ucb"):
+            raise ValueError("mode must be 'halving' or 'ucb'")
+        self.mode = mode
+        self.width = width
+
+    def choose(self, view: SeatView) -> int:
+        legal = view.legal
+        if not legal:
+            raise ValueError("no legal actions: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        rng = view_rng(self.seed, view)
+        seat = view.seat
+        opp = 1 - seat
+        unseen = view.unseen()
+        greedy = choose_greedy(view.hand, view.melds, seat, unseen, view.hand_counts[opp],
+                               view.centre, legal)
+        if self.width and legal[0] >> 40 == 3 and len(legal) > self.width:
+            # progressive widening, fixed: only the greedy's best `width` throws compete
+            opp_t = sum(m.bit_count() for m in view.melds[opp])
+            opp_ext = 0
+            for m in view.melds[opp]:
+                opp_ext |= _EXT[m]
+            ranked = sorted(throw_scores(view.hand, opp_t, opp_ext, unseen, view.hand_counts[opp], legal))
+            keep = sorted(i for _, i, _ in ranked[: self.width])
+            legal = tuple(legal[i] for i in keep)
+            if len(legal) == 1:
+                return legal[0]
+        n_act = len(legal)
+        if self.mode == "ucb":
+            return legal[self._ucb(view, legal, greedy, rng)]
+        # sequential halving over shared worlds (paired comparisons, PIMC style)
+        cl = clues(view)
+        alive = list(range(n_act))
+        total = [0.0] * n_act
+        budget = self.iterations
+        rounds = max(1, math.ceil(math.log2(n_act)))
+        gi = legal.index(greedy)
+        total[gi] += self.prior * 0.5  # a head start: ties and near-ties go to the greedy choice
+        spent = 0
+        t0 = time.perf_counter()
+        for r in range(rounds):
+            per = max(1, (budget - spent) // (len(alive) * (rounds - r)))
+            slice_end = None if self.seconds is None else t0 + self.seconds * (r + 1) / rounds
+            k = 0
+            while (k < per) if slice_end is None else (k == 0 or time.perf_counter() < slice_end):
+                hand, stock = sample_world(view, rng, cl)
+                base = world_state(view, hand, stock)
+                for i in alive:
+                    st = base.clone()
+                    st.apply(legal[i])
+                    total[i] += playout(st, rng, seat)
+                spent += len(alive)
+                k += 1
+            if len(alive) <= 1:
+                break
+            alive.sort(key=lambda j: -total[j])
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+        return legal[alive[0]]
+
+    def _ucb(self, view, legal, greedy, rng) -> int:
+        seat = view.seat
+        n_act = len(legal)
+        visits = [0] * n_act
+        total = [0.0] * n_act
+        if self.prior > 0:
+            g = legal.index(greedy)
+            visits[g] += self.prior
+            total[g] += self.prior * 0.75
+        cl = clues(view)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        cexp = self.c
+        it = 0
+        while True:
+            if deadline is None:
+                if it >= self.iterations:
+                    break
+            elif it > 0 and time.perf_counter() >= deadline:
+                break
+            it += 1
+            if it <= n_act:
+                i = it - 1
+            else:
+                logn = math.log(sum(visits))
+                best = -1.0
+                i = 0
+                for j in range(n_act):
+                    v = visits[j]
+                    u = total[j] / v + cexp * math.sqrt(logn / v)
+                    if u > best:
+                        best, i = u, j
+            hand, stock = sample_world(view, rng, cl)
+            st = world_state(view, hand, stock)
+            st.apply(legal[i])
+            total[i] += playout(st, rng, seat)
+            visits[i] += 1
+        return max(range(n_act), key=lambda j: (visits[j], total[j] / visits[j] if visits[j] else 0))
+
+
+__all__ = ["DEFAULT_ITERATIONS", "SearchBot", "playout", "rollout_action"]
