@@ -24,6 +24,7 @@ from ..bots import bot_names
 from ..storage import Store, resolve_url
 from ..tables import TableError
 from .hub import MAX_FRAME, Connection, Hub, TokenBucket
+from .replay import router as replay_router
 
 log = logging.getLogger("gameweave.server")
 
@@ -311,6 +312,8 @@ def create_app(
     @app.get("/api/matches/{match_id}/deals/{n}/record", tags=["lobby"])
     async def get_record(match_id: str, n: int, authorization: Optional[str] = Header(None)) -> dict[str, Any]:
         """A finished deal's §VII record with the revealed deck, salt and commitment."""
+    app.include_router(replay_router)  # GET /api/matches/{id}/deals/{n}/replay (server/replay.py)
+
         table, _seat = await seat_of(match_id, authorization)
         return table.record(n)
 
