@@ -73,7 +73,7 @@ async function fillMatches(list) {
     const won = m.over ? (m.winner === m.seat ? "you won" : "you lost") : STATUS_WORDS[m.status] || m.status;
     return h(
       "li", { class: `match-item ${m.status}`, "data-match": m.match_id },
-      h("a", { href: `/table/${m.match_id}`, "data-nav": "" }, `vs ${opponentName({ opponent: m.opponent })}`),
+      h("a", { href: `/table/${m.match_id}`, "data-nav": "" }, `vs ${opponentName(m.opponent, m.seat === 1 ? 2 : 1)}`),
       h("span", { class: "muted" }, ` · ${fmt} · deal ${m.deal_number} · score ${describeScore(m)} · `),
       h("strong", {}, won),
     );

@@ -17,6 +17,7 @@ function seatBlock(snap, s, me) {
   return h("section", { class: `seat ${s === me ? "me" : "opp"}`, "aria-label": who, "data-testid": `replay-seat-${s}` },
     h("h2", { class: "seat-name" }, who, h("span", { class: "muted small" }, ` · ${seat.hand.length} in hand${snap.to_act === s ? " · to act" : ""}`)),
     h("div", { class: "melds", "data-testid": `table-${s}` }, melds),
+    h("h3", { class: "seat-name small" }, "Hand"),
     h("div", { class: "hand", "data-testid": `hand-${s}`, "aria-label": `${who} hand: ${spokenList(seat.hand) || "empty"}` },
       seat.hand.map((c) => cardEl(c, { size: "sm" }))));
 }
@@ -95,11 +96,11 @@ export function openReplay(main, matchId, dealNo) {
             h("section", { class: "panel" },
               h("h1", {}, `Replay — deal ${dealNo}`),
               h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the deal" },
-                btn("⏮", "First step", () => show(0), "replay-first"),
+                btn("◀◀", "First step", () => show(0), "replay-first"),
                 btn("◀", "Previous step", () => show(step - 1), "replay-prev"),
                 slider,
                 btn("▶", "Next step", () => show(step + 1), "replay-next"),
-                btn("⏭", "Last step", () => show(data.snapshots.length - 1), "replay-last")),
+                btn("▶▶", "Last step", () => show(data.snapshots.length - 1), "replay-last")),
               stepText,
               h("p", { class: "muted small" }, "Keys: ← → step, Home / End jump."),
               h("p", {},

@@ -201,7 +201,7 @@ export function openTable(main, matchId, { go }) {
     const m = f.match || {};
     const me = v.seat;
     const opp = me === 1 ? 2 : 1;
-    const oppName = opponentName(m);
+    const oppName = opponentName(m.opponent, opp);
     const names = namer(me, oppName);
     root.dataset.version = String(f.version);
     root.dataset.seat = String(me);
@@ -218,7 +218,7 @@ export function openTable(main, matchId, { go }) {
       h("span", { class: "muted" }, ` · ${fmt} · deal ${m.deal_number ?? ""}`),
       m.opponent && m.opponent.kind === "person"
         ? h("span", { class: `presence ${m.opponent.connected ? "on" : "off"}` },
-          m.opponent.joined === false ? " · friend not joined yet" : m.opponent.connected ? " · friend online" : " · friend away")
+          m.opponent.joined === false ? ` · ${oppName} has not joined yet` : m.opponent.connected ? ` · ${oppName} online` : ` · ${oppName} away`)
         : "",
     );
 

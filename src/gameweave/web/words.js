@@ -4,14 +4,15 @@
 
 import { cardIndex, handOrder, short, shortList } from "./cards.js";
 
-/** The opponent's display name from the state frame's match.opponent. */
-export function opponentName(match) {
-  const o = (match && match.opponent) || {};
+/** The opponent's display name: "Greedy bot", or "Player 2" for a person in seat 2.
+ * `opponent` is match.opponent of a state frame or a lobby summary. */
+export function opponentName(opponent, oppSeat) {
+  const o = opponent || {};
   if (o.kind === "bot") {
     const b = o.bot || "computer";
     return `${b[0].toUpperCase()}${b.slice(1)} bot`;
   }
-  return "Your friend";
+  return oppSeat ? `Player ${oppSeat}` : "A friend";
 }
 
 /** Names for seats: who(seat) -> "You" | "Greedy bot"; whose(seat) -> "your" | "Greedy bot's". */
