@@ -9,8 +9,10 @@ gives the identical state (§VII), notation round trips (R3, §VII), and a seat'
 the same for states that differ only in hidden cards (R21).
 """
 
+import dataclasses
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -260,3 +262,44 @@ def test_r10_r17_legal_actions_match_a_reference_written_from_the_rules(deal_see
         if state.is_over:
             break
         state.apply(choose_action(rng, state.legal_actions(), eagerness(play_seed)))
+
+
+# ------------------------------------------------------------------ the checker itself
+
+
+def test_conformance_checker_catches_broken_states():
+    base = play_random_deal(random.Random(5), GameState.new(seed=5), eager=0.9)
+    prefix = GameState.new(seed=5)
+    for a in base.history[:12]:
+        prefix.apply(a)
+    check_invariants(prefix)
+
+    def broken(change):
+        st = prefix.clone()
+        change(st)
+        with pytest.raises(AssertionError) as info:
+            check_invariants(st)
+        return str(info.value)
+
+    low0 = prefix.hands[0] & -prefix.hands[0]
+    assert "two places" in broken(lambda s: s.hands.__setitem__(1, s.hands[1] | low0))
+    assert "lost" in broken(lambda s: s.hands.__setitem__(0, s.hands[0] ^ low0))
+    assert "table count" in broken(lambda s: s.tcount.__setitem__(0, s.tcount[0] + 1))
+    # a meld that lost its lowest card is two cards: no meld
+    assert "R5/R6" in broken(lambda s: s.melds[s.to_act].__setitem__(0, s.melds[s.to_act][0] & (s.melds[s.to_act][0] - 1)))
+
+
+def test_conformance_checker_catches_a_leaking_view(monkeypatch):
+    from gameweave.engine import conformance
+
+    st = GameState.new(seed=8)
+    st.apply(st.legal_actions()[0])
+    real = conformance.seat_view
+
+    def leaky(state, seat):  # a view that shows the opponent's hand: R21 broken
+        v = real(state, seat)
+        return dataclasses.replace(v, hand=v.hand | state.hands[1 - seat])
+
+    monkeypatch.setattr(conformance, "seat_view", leaky)
+    with pytest.raises(AssertionError, match="R21"):
+        check_invariants(st)
