@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 
 from ..engine import (
-    GameRecord, GameState, GameweaveError, ReplayError, UnparsableError, format_action, format_cards,
+    GameRecord, GameState, GameweaveError, ReplayError, parse_action, UnparsableError, format_action, format_cards,
     load_records, snapshot,
 )
 from ..engine.cards import CARD_NAMES
@@ -53,6 +53,12 @@ def step_text(state_before: GameState, action: str, state_after: GameState) -> s
     return f"seat {seat}: {action}"
 
 
+def _error(message: str) -> None:
+    """One error line on stderr, after whatever stdout holds so far (keeps the order)."""
+    sys.stdout.flush()
+    typer.echo(f"error: {message}", err=True)
+
+
 @app.command()
 def replay(
     file: Path = typer.Argument(..., help="A game record (JSON) or many (JSON lines).", exists=True, dir_okay=False),
@@ -69,7 +75,7 @@ def replay(
     out = sys.stdout
     for n, rec in enumerate(load_records(text), 1):
         if isinstance(rec, UnparsableError):
-            typer.echo(f"error: record {n}: cannot read it: {rec}", err=True)
+            _error(f"record {n}: cannot read it: {rec}")
             failed = True
             continue
         if not as_json:
@@ -78,7 +84,7 @@ def replay(
         try:
             state = rec.start()
         except GameweaveError as exc:  # a bad deck, or a profile not playable yet (§V)
-            typer.echo(f"error: record {n}: {exc}", err=True)
+            _error(f"record {n}: {exc}")
             failed = True
             continue
         try:
@@ -93,10 +99,17 @@ def replay(
                 if before is not None:
                     out.write(f"  {step:3}. {step_text(before, action, state)}\n")
         except ReplayError as exc:
-            typer.echo(
-                f"error: record {n}, step {exc.step}, action {exc.action!r}: {exc.cause}",
-                err=True,
-            )
+            why = str(exc.cause)
+            for prefix in (f"{exc.action!r}: ",):
+                if why.startswith(prefix):
+                    why = why[len(prefix):]
+            try:
+                canonical = format_action(parse_action(exc.action))
+            except GameweaveError:
+                canonical = exc.action
+            if why.startswith(f"{canonical!r}: "):
+                why = why[len(canonical) + 4:]
+            _error(f"record {n}, step {exc.step}, action {exc.action!r}: {why}")
             failed = True
             continue
         if as_json:
