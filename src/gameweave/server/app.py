@@ -214,11 +214,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         # matches whose bot was to act when the server stopped continue at once
-        for match_id in store.match_ids():
-            t = await hub.table(match_id)
-            if t is not None and not t.bot_to_act() and not hub.sockets.get(match_id):
-                # keep memory small: only bot matches that must move stay loaded
-                hub.tables.pop(match_id, None)
+        for match_id in store.bot_matches_in_play():
+            await hub.table(match_id)
         yield
         await hub.close()
 
@@ -312,10 +309,10 @@ def create_app(
     @app.get("/api/matches/{match_id}/deals/{n}/record", tags=["lobby"])
     async def get_record(match_id: str, n: int, authorization: Optional[str] = Header(None)) -> dict[str, Any]:
         """A finished deal's §VII record with the revealed deck, salt and commitment."""
-    app.include_router(replay_router)  # GET /api/matches/{id}/deals/{n}/replay (server/replay.py)
-
         table, _seat = await seat_of(match_id, authorization)
         return table.record(n)
+
+    app.include_router(replay_router)  # GET /api/matches/{id}/deals/{n}/replay (server/replay.py)
 
     @app.get("/api/health", tags=["lobby"])
     async def health() -> dict[str, Any]:

@@ -254,6 +254,18 @@ class Store:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(select(matches.c.id).order_by(matches.c.created_at))]
 
+    def bot_matches_in_play(self) -> list[str]:
+        """Ids of matches against a bot whose current deal is still being played (the
+        server wakes their bots at start)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(matches.c.id)
+                .join(deals, deals.c.match_id == matches.c.id)
+                .where(matches.c.opponent == "bot", deals.c.status == "playing")
+                .distinct()
+            ).all()
+        return [r[0] for r in rows]
+
     def count_actions(self, match_id: str) -> int:
         """Stored actions of a match (all deals)."""
         with self.engine.connect() as conn:

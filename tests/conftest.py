@@ -1,0 +1,179 @@
+"""Shared fixtures (generic; the browser tests keep theirs in tests/browser/conftest.py).
+
+Databases: ``db_url`` runs a test on SQLite always, and also on PostgreSQL when
+``GAMEWEAVE_TEST_DATABASE_URL`` is set (CI sets it).  Each test worker gets its own fresh
+PostgreSQL database (``gw_test_<hex>``, dropped at the end), so parallel workers never
+collide.  If the variable is set but the server is unreachable, the tests using it
+**fail** (the fixture raises); they are never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+PG_ENV = "GAMEWEAVE_TEST_DATABASE_URL"
+
+
+def _backends() -> list[str]:
+    return ["sqlite", "postgresql"] if os.environ.get(PG_ENV) else ["sqlite"]
+
+
+@pytest.fixture(scope="session")
+def pg_database_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for this test worker; dropped afterwards.
+
+    Raises (so the test fails) if ``GAMEWEAVE_TEST_DATABASE_URL`` is unset or the server
+    cannot be reached.
+    """
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    base = os.environ.get(PG_ENV)
+    if not base:
+        raise RuntimeError(f"{PG_ENV} is not set")
+    url = make_url(base)
+    name = f"gw_test_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:  # an unreachable server raises here: the test fails
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = :n AND pid <> pg_backend_pid()"), {"n": name})
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        admin.dispose()
+
+
+@pytest.fixture(params=_backends())
+def db_url(request, tmp_path: Path) -> str:
+    """A database URL: an SQLite file in ``tmp_path``, or (second run) this worker's
+    PostgreSQL database.  Matches have unique random ids, so tests sharing the
+    PostgreSQL database do not see each other's matches."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'gameweave-test.db'}"
+    return request.getfixturevalue("pg_database_url")
+
+
+# ---------------------------------------------------------------------------- table server
+class WsSeat:
+    """A test client for one seat's WebSocket (Starlette TestClient): says hello, keeps
+    every raw frame it receives (``frames``) and the last state frame (``state``)."""
+
+    def __init__(self, client, match_id: str, seat: int, token: str):
+        self.client = client
+        self.match_id = match_id
+        self.seat = seat
+        self.token = token
+        self.frames: list[str] = []
+        self.state: dict | None = None
+        self._cm = client.websocket_connect(f"/ws/{match_id}")
+        self.ws = self._cm.__enter__()
+        self.ws.send_json({"type": "hello", "seat": seat, "token": token})
+        first = self.recv()
+        assert first["type"] == "state", first
+
+    def recv(self) -> dict:
+        """The next frame (as an object); the raw text is kept in ``frames``."""
+        import json
+
+        text = self.ws.receive_text()
+        self.frames.append(text)
+        obj = json.loads(text)
+        if obj.get("type") == "state":
+            self.state = obj
+        return obj
+
+    def recv_state(self) -> dict:
+        """The next frame, which must be a state frame."""
+        obj = self.recv()
+        assert obj["type"] == "state", obj
+        return obj
+
+    def send(self, obj: dict) -> None:
+        self.ws.send_json(obj)
+
+    def act(self, action: str, version: int | None = None) -> None:
+        """Send an action with the last state version (or ``version``)."""
+        v = self.state["version"] if version is None else version
+        self.ws.send_json({"type": "action", "action": action, "version": v})
+
+    def close(self) -> None:
+        try:
+            self._cm.__exit__(None, None, None)
+        except Exception:
+            pass
+
+
+@pytest.fixture
+def table_server():
+    """Factory: ``table_server(database_url, decks=[...], bot_delay=0)`` starts the app in
+    a Starlette TestClient (lifespan on) and returns the client; ``decks`` is a list of
+    deck orders (40 ints) used for the match's deals in turn (then secure shuffles).
+    Every client started is closed at the end of the test."""
+    from fastapi.testclient import TestClient
+
+    from gameweave.server import create_app
+    from gameweave.tables import secure_deck
+
+    started = []
+
+    def make(database_url: str, decks=None, bot_delay: float = 0.0, **kw):
+        queue = list(decks or [])
+
+        def source():
+            if queue:
+                return tuple(queue.pop(0)), uuid.uuid4().hex
+            return secure_deck()
+
+        app = create_app(database_url=database_url, bot_delay=bot_delay, deck_source=source, **kw)
+        client = TestClient(app)
+        client.__enter__()
+        started.append(client)
+        return client
+
+    yield make
+    for c in started:
+        try:
+            c.__exit__(None, None, None)
+        except Exception:
+            pass
+
+
+@pytest.fixture
+def friend_match():
+    """Function ``friend_match(client, **body)``: create a friend match and join it;
+    returns ``(seat-1 response, seat-2 response)``."""
+    return _friend_match
+
+
+def _friend_match(client, **body) -> tuple[dict, dict]:
+    r = client.post("/api/matches", json={"opponent": "friend", **body})
+    assert r.status_code == 201, r.text
+    m = r.json()
+    invite = m["invite_url"].rsplit("/", 1)[1]
+    r2 = client.post(f"/api/matches/{m['match_id']}/join", json={"invite": invite})
+    assert r2.status_code == 200, r2.text
+    return m, r2.json()
+
+
+@pytest.fixture
+def ws_seat():
+    """Factory ``ws_seat(client, match_id, seat, token)`` -> :class:`WsSeat` (closed at the end)."""
+    opened = []
+
+    def make(client, match_id, seat, token):
+        s = WsSeat(client, match_id, seat, token)
+        opened.append(s)
+        return s
+
+    yield make
+    for s in opened:
+        s.close()
