@@ -5,7 +5,8 @@ carry the §VII notation in ``data-action``.
    deck checked against the commitment, the next deal, the replay page;
 2. a two-person match in two browser contexts via the invite link, with a force (R15);
 3. a reload in the middle of a deal brings back the same table, a lost connection
-   shows a banner and comes back by itself, the keyboard alone can play, and play continues.
+   shows a banner and comes back by itself, the keyboard alone can play, a second tab
+   takes the seat and gives it back, and play continues.
 
 Screenshots of the table at 360 px and at desktop width go to each test's tmp_path.
 Every test fails on any console error or uncaught error in a page (conftest).
@@ -13,6 +14,7 @@ Every test fails on any console error or uncaught error in a page (conftest).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -154,6 +156,11 @@ def test_play_whole_deals_against_the_random_bot(new_context, tmp_path):
     body = json.loads(saved.read_text())
     assert set(body) >= {"record", "salt", "commitment"}
     assert len(body["record"]["deck"].split()) == 40
+
+    # the page's own SHA-256 (used where Web Crypto is missing) agrees with Python's
+    text = body["record"]["deck"] + " " + body["salt"]
+    js = page.evaluate("async (t) => (await import('/static/verify.js')).sha256Bytes(new TextEncoder().encode(t))", text)
+    assert js == hashlib.sha256(text.encode("utf-8")).hexdigest() == body["commitment"]
 
     # the lobby remembers the match
     page.goto("/")
@@ -315,5 +322,16 @@ def test_reload_mid_deal_brings_back_the_same_table(new_context, tmp_path):
         v = _version(page)
         page.keyboard.press("Enter")
         page.wait_for_function(f"document.querySelector('[data-testid=table-page]').dataset.version !== '{v}'")
+
+    # the same table opened in a second tab takes the seat; the first offers it back
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.wait_for_selector("[data-testid=hand] .card")
+    page.wait_for_selector("#banner:not([hidden])")
+    assert "another window" in page.inner_text("#banner")
+    page.click("#banner button")
+    page.wait_for_selector("#banner[hidden]", state="attached")
+    other.wait_for_selector("#banner:not([hidden])")
+    other.close()
     play_until_result(page, rng)
     check_deal_end(page)

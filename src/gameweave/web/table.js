@@ -261,7 +261,7 @@ export function openTable(main, matchId, { go }) {
     const oppCount = (v.hand_counts || {})[String(opp)] ?? 0;
     el.oppName.replaceChildren(oppName, h("span", { class: "muted small" }, ` · seat ${opp} · ${oppCount} card${oppCount === 1 ? "" : "s"} in hand`));
     if (v.opponent_hand) {
-      el.oppHand.replaceChildren(cardRow(v.opponent_hand, { size: "sm" }));
+      el.oppHand.replaceChildren(v.opponent_hand.length ? cardRow(v.opponent_hand, { size: "sm" }) : h("p", { class: "muted empty" }, "No cards left in hand."));
       el.oppHand.setAttribute("aria-label", `${oppName}'s hand: ${spokenList(v.opponent_hand)}`);
     } else {
       const backs = h("span", { class: "backs" });
