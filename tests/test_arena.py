@@ -1,0 +1,82 @@
+"""The arena: mirrored deals, statistics, determinism across worker counts, CLI output."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from typer.testing import CliRunner
+
+from gameweave.arena import deal_deck, elo_diff, play_game, run_arena, summarize, wilson
+from gameweave.cli import app
+
+
+def test_each_deal_is_played_twice_with_seats_swapped():
+    games = run_arena("greedy", "random", 6, seed=3)
+    assert len(games) == 12
+    assert [(g.deal, g.swap) for g in games] == [(d, s) for d in range(6) for s in (False, True)]
+    assert deal_deck(3, 0) == deal_deck(3, 0) != deal_deck(3, 1)
+
+
+def test_mirrored_identical_bots_score_exactly_even():
+    """Deterministic greedy vs itself on the same decks: the swap cancels the cards' luck."""
+    s = summarize("greedy", "greedy", run_arena("greedy", "greedy", 10, seed=1))
+    a, b = s["bots"]
+    assert s["wins"][a] == s["wins"][b]
+    assert s["elo"]["diff"] == 0
+
+
+def test_results_do_not_depend_on_jobs():
+    one = run_arena("random", "greedy", 6, seed=9, jobs=1)
+    two = run_arena("random", "greedy", 6, seed=9, jobs=2)
+    assert [(g.deal, g.swap, g.winner_bot, g.actions) for g in one] == [
+        (g.deal, g.swap, g.winner_bot, g.actions) for g in two
+    ]
+
+
+def test_summary_numbers_add_up():
+    games = run_arena("greedy", "random", 20, seed=4)
+    s = summarize("greedy", "random", games, 20)
+    g, r = s["bots"]
+    assert s["games"] == 40 and s["deals"] == 20
+    assert s["wins"][g] + s["tablas"][g] + s["losses"][g] == 40
+    assert s["wins"][g] == s["losses"][r]
+    decided = s["wins"][g] + s["wins"][r]
+    assert math.isclose(s["win_share"][g], s["wins"][g] / decided, abs_tol=1e-4)
+    lo, hi = s["ci95"][g]["win_share"]
+    assert lo <= s["win_share"][g] <= hi
+    assert s["decision_ms"][g]["n"] > 0 and s["decision_ms"][g]["p95"] >= s["decision_ms"][g]["median"]
+
+
+def test_wilson_and_elo():
+    lo, hi = wilson(50, 100)
+    assert math.isclose(lo, 0.4038, abs_tol=1e-3) and math.isclose(hi, 0.5962, abs_tol=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert elo_diff(0.5) == 0
+    assert math.isclose(elo_diff(0.75), 190.85, abs_tol=0.1)
+    assert elo_diff(1.0) == 800 and elo_diff(0.0) == -800
+
+
+def test_r21_play_game_bots_only_see_views():
+    w, times, n = play_game(("search", "greedy"), deal_deck(0, 0), False, (1, 2), ({"iterations": 20}, {}))
+    assert w in (-1, 0, 1) and n > 0 and len(times) == 2
+
+
+def test_cli_arena_json_and_table():
+    runner = CliRunner()
+    res = runner.invoke(app, ["arena", "greedy", "random", "--deals", "5", "--seed", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.stdout.strip().splitlines()[-1])
+    for key in ("deals", "wins", "tablas", "losses", "win_share", "ci95", "elo", "decision_ms"):
+        assert key in obj
+    assert obj["deals"] == 5 and obj["games"] == 10
+    res = runner.invoke(app, ["arena", "search", "greedy", "--deals", "2", "--iterations", "10"])
+    assert res.exit_code == 0, res.output
+    assert "Elo difference" in res.stdout and "search" in res.stdout
+
+
+def test_cli_arena_unknown_bot_is_a_clear_error():
+    res = CliRunner().invoke(app, ["arena", "greedy", "deep-blue", "--deals", "2"])
+    assert res.exit_code == 2
+    assert "unknown bot 'deep-blue'" in res.output
+    assert "Traceback" not in res.output
