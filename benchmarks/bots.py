@@ -1,0 +1,68 @@
+"""Decision-time benchmark of the bots (issue 3: the search bot's p95 must stay <= 1 s).
+
+Collects the non-trivial decisions (more than one legal action) of ``--deals`` greedy
+self-play deals, then times each bot's ``choose`` on every one of those views, on one
+core.  Prints median / p95 / max in milliseconds per bot and one ``BOTS {json}`` line.
+
+    .venv/bin/python benchmarks/bots.py --deals 20 [--bots random,greedy,search]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from gameweave.bots import make_bot
+from gameweave.engine import GameState, seat_view
+
+
+def collect_views(deals: int, seed: int = 0):
+    """The non-trivial seat views of ``deals`` greedy self-play deals (R21 views)."""
+    views = []
+    g = make_bot("greedy", seed=seed)
+    for d in range(deals):
+        st = GameState.new(seed=f"bench:{seed}:{d}", opener=d & 1)
+        while not st.is_over:
+            v = seat_view(st, st.to_act)
+            if len(v.legal) > 1:
+                views.append(v)
+            st.apply(g.choose(v))
+    return views
+
+
+def time_bot(name: str, views, **options) -> dict:
+    """Decision times of bot ``name`` over ``views``: median, p95 and max in ms."""
+    bot = make_bot(name, seed=1, **options)
+    ts = []
+    for v in views:
+        t0 = time.perf_counter()
+        bot.choose(v)
+        ts.append((time.perf_counter() - t0) * 1000)
+    ts.sort()
+    return {
+        "bot": name,
+        "decisions": len(ts),
+        "median_ms": round(statistics.median(ts), 3),
+        "p95_ms": round(ts[min(len(ts) - 1, int(0.95 * len(ts)))], 3),
+        "max_ms": round(ts[-1], 3),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--bots", default="random,greedy,search")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    views = collect_views(args.deals, args.seed)
+    results = [time_bot(b.strip(), views) for b in args.bots.split(",")]
+    for r in results:
+        print(f"{r['bot']:<8} {r['decisions']:>5} decisions  median {r['median_ms']:8.2f} ms  "
+              f"p95 {r['p95_ms']:8.2f} ms  max {r['max_ms']:8.2f} ms")
+    print("BOTS " + json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
