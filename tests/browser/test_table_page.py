@@ -63,17 +63,34 @@ def _choose(actions: list[str], rng: random.Random) -> str:
     return rng.choice(melds if melds and rng.random() < 0.9 else actions)
 
 
-def play_until_result(page, rng: random.Random, max_clicks: int = 200) -> int:
+def controls_are_the_legal_actions(page) -> bool:
+    """Every legal action of the seat's view (read over HTTP with this browser's seat
+    token) is a control, and every control is a legal action.  True when checked (the
+    page showed the server's current version), False when the table moved on meanwhile."""
+    match_id = page.url.rstrip("/").split("/")[-1]
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('gameweave.seats'))['{match_id}'].token")
+    frame = page.request.get(f"/api/matches/{match_id}/view", headers={"Authorization": f"Bearer {token}"}).json()
+    if str(frame["version"]) != _version(page):
+        return False
+    assert sorted(_legal(page)) == sorted(frame["view"]["legal"])
+    return True
+
+
+def play_until_result(page, rng: random.Random, max_clicks: int = 200, check_controls: bool = False) -> int:
     """Play this seat by clicking random legal controls until the deal's result shows;
     returns the number of clicks."""
     clicks = 0
+    checked = 0
     while True:
         page.wait_for_selector(f"{ENABLED}, {RESULT}")
         if page.locator(RESULT).count():
+            assert not check_controls or checked > 0
             return clicks
         actions = _legal(page)
         if not actions:
             continue
+        if check_controls:
+            checked += controls_are_the_legal_actions(page)
         assert clicks < max_clicks, "the deal did not end"
         _click_action(page, _choose(actions, rng))
         clicks += 1
@@ -121,7 +138,7 @@ def test_play_whole_deals_against_the_random_bot(new_context, tmp_path):
     assert width <= PHONE["width"], f"the table is wider than a phone: {width}px"
     shot(page, tmp_path / "table-desktop.png", DESKTOP)
 
-    play_until_result(page, rng)
+    play_until_result(page, rng, check_controls=True)
     check_deal_end(page)
     log = page.locator("[data-testid=log] li")
     assert log.count() >= 4
