@@ -130,6 +130,8 @@ export function statusText(view, names, opts = {}) {
   const opp = names.who(me === 1 ? 2 : 1);
   if (view.to_act === me) {
     const canMeld = (view.legal || []).some((a) => a.startsWith("meld"));
+    const canForce = (view.legal || []).some((a) => a.includes("force"));
+    const orForce = canForce ? ` You may force it onto one of ${opp}'s melds.` : "";
     switch (view.decision) {
       case "turn":
         return "Your turn: turn the top card of the stock.";
@@ -138,9 +140,9 @@ export function statusText(view, names, opts = {}) {
           ? `Your turn: take ${live} by melding it, or let it go dead and turn the stock.`
           : `Your turn: you cannot meld ${live} — turn the stock.`;
       case "meld_or_refuse":
-        return canMeld ? `You turned ${live}: meld it, or refuse it.` : `You turned ${live}: you cannot meld it — refuse it.`;
+        return (canMeld ? `You turned ${live}: meld it, or refuse it.` : `You turned ${live}: you cannot meld it — refuse it.`) + orForce;
       case "throw":
-        return "Throw a card: click a card in your hand.";
+        return "Throw a card: click a card in your hand." + (canForce ? ` A card that fits one of ${opp}'s melds can be forced onto it (see your choices).` : "");
       default:
         return "Your turn.";
     }
