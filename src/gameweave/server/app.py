@@ -44,7 +44,7 @@ CLOSE_CODES = {"unknown_match": 4404, "bad_token": 4401, "malformed": 4400}
 
 HELLO_TIMEOUT = 10.0
 """Seconds a socket has to send ``hello``."""
-WS_BURST, WS_RATE, WS_MAX_REFUSED = 40, 20.0, 200
+WS_BURST, WS_RATE, WS_MAX_REFUSED = 120, 60.0, 200
 """WebSocket frame rate limit: burst, frames per second, refused frames before closing."""
 HTTP_BURST, HTTP_RATE = 600, 300.0
 """HTTP request rate limit per client address: burst, requests per second."""
