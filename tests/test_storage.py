@@ -1,0 +1,118 @@
+"""Storage: Alembic migrations, the action log as the record, and rebuilding a table by
+replay — on SQLite always, and on PostgreSQL when GAMEWEAVE_TEST_DATABASE_URL is set."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sqlalchemy import inspect, select, text
+
+from gameweave.engine import format_action, shuffled_deck
+from gameweave.storage import Store, StorageError, resolve_url
+from gameweave.storage.schema import actions, matches
+from gameweave.tables import Table, hash_token
+
+
+def _new_table(store: Store, seed: int = 1, fmt: str = "tally") -> tuple[Table, str]:
+    table, token = Table.create(opponent="friend", bot=None, format=fmt, target=3,
+                                deck=shuffled_deck(seed), salt="0f" * 16)
+    store.create(table)
+    return table, token
+
+
+def _play(store: Store, table: Table, tokens: list[str], rng: random.Random, n: int) -> None:
+    for _ in range(n):
+        st = table.state
+        if st.is_over:
+            return
+        seat = st.to_act
+        a = rng.choice(st.legal_actions())
+        prev = table.version
+        checked = table.check_action(seat, tokens[seat], format_action(a), prev)
+        seq = len(st.history) + 1
+        table.apply_action(seat, checked)
+        store.add_action(table, seat, format_action(a), seq, prev)
+
+
+def test_migrations_create_the_schema_and_run_again_harmlessly(db_url):
+    store = Store(db_url)
+    Store(db_url).close()  # a second start migrates nothing and breaks nothing
+    names = set(inspect(store.engine).get_table_names())
+    assert {"matches", "deals", "actions", "alembic_version"} <= names
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+    store.close()
+
+
+def test_the_action_log_rebuilds_the_identical_table_across_deals(db_url):
+    store = Store(db_url)
+    table, tok1 = _new_table(store, seed=3)
+    tok2 = "seat-two-token"
+    assert store.join(table.match_id, hash_token(tok2))
+    assert not store.join(table.match_id, hash_token("another"))  # seat 2 is taken
+    table.token_hashes[1] = hash_token(tok2)
+    rng = random.Random(8)
+    _play(store, table, [tok1, tok2], rng, 500)  # the whole first deal
+    assert table.state.is_over
+    prev = table.version
+    table.add_deal(shuffled_deck(4), "1e" * 16)
+    store.add_deal(table, prev)
+    _play(store, table, [tok1, tok2], rng, 9)
+    back = store.load(table.match_id)
+    assert back.version == table.version and len(back.deals) == 2
+    for d0, d1 in zip(table.deals, back.deals):
+        assert (d0.deck, d0.salt, d0.commitment) == (d1.deck, d1.salt, d1.commitment)
+        s0, s1 = d0.state, d1.state
+        assert (s0.hands, s0.melds, s0.history, s0.opener, s0.status) == (s1.hands, s1.melds, s1.history, s1.opener, s1.status)
+    assert back.match.results == table.match.results and back.deals[1].state.opener == 1  # R9
+    assert back.token_ok(0, tok1) and back.token_ok(1, tok2) and not back.token_ok(1, tok1)
+    assert store.load("no-such-match") is None
+    store.close()
+
+
+def test_seat_tokens_are_stored_only_as_hashes(db_url):
+    store = Store(db_url)
+    table, tok1 = _new_table(store)
+    with store.engine.connect() as conn:
+        row = conn.execute(select(matches).where(matches.c.id == table.match_id)).mappings().one()
+    assert tok1 not in [str(v) for v in row.values()]
+    assert row["token1_sha256"] == hash_token(tok1)
+    store.close()
+
+
+def test_a_stale_writer_is_refused_and_nothing_is_written(db_url):
+    store = Store(db_url)
+    table, tok1 = _new_table(store)
+    prev = table.version
+    a = table.check_action(0, tok1, "turn", prev)
+    table.apply_action(0, a)
+    with pytest.raises(StorageError):
+        store.add_action(table, 0, "turn", 1, prev - 1)  # wrong expected version
+    assert store.count_actions(table.match_id) == 0
+    store.add_action(table, 0, "turn", 1, prev)
+    assert store.count_actions(table.match_id) == 1
+    store.close()
+
+
+def test_a_log_that_does_not_replay_is_a_storage_error(db_url):
+    store = Store(db_url)
+    table, _tok = _new_table(store)
+    with store.engine.begin() as conn:
+        conn.execute(actions.insert().values(match_id=table.match_id, deal_number=1, seq=1, seat=0,
+                                             action="throw Ks", created_at=__import__("datetime").datetime.now()))
+    with pytest.raises(StorageError, match="does not replay"):
+        store.load(table.match_id)
+    store.close()
+
+
+def test_default_database_is_sqlite_in_the_data_dir(tmp_path, monkeypatch):
+    url = resolve_url(None, tmp_path / "data")
+    assert url == f"sqlite:///{(tmp_path / 'data' / 'gameweave.db').resolve()}"
+    assert (tmp_path / "data").is_dir()
+    monkeypatch.setenv("GAMEWEAVE_DATA", str(tmp_path / "env"))
+    assert resolve_url(None, None).endswith("/env/gameweave.db")
+    assert resolve_url("postgresql+psycopg://u@h/db", None) == "postgresql+psycopg://u@h/db"
+    store = Store(resolve_url(None, None))
+    assert store.description.endswith("gameweave.db")
+    store.close()
