@@ -45,7 +45,7 @@ def serve(
     typer.echo(f"Database: {application.state.database}")
     uvicorn.run(
         application, host=host, port=port, log_level=log_level,
-        ws_max_size=1024 * 1024, access_log=False,
+        ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False,
     )
 
 

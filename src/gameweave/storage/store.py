@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy import bindparam, create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -93,6 +93,20 @@ def _iso(dt: datetime | None) -> str:
     return dt.isoformat(timespec="seconds")
 
 
+# statements built once (building them per call costs more than the SQLite write)
+_BUMP_VERSION = (
+    update(matches)
+    .where(matches.c.id == bindparam("b_id"), matches.c.version == bindparam("b_prev"))
+    .values(version=bindparam("b_new"))
+)
+_INSERT_ACTION = insert(actions)
+_END_DEAL = (
+    update(deals)
+    .where(deals.c.match_id == bindparam("b_id"), deals.c.number == bindparam("b_number"))
+    .values(status=bindparam("b_status"), winner=bindparam("b_winner"))
+)
+
+
 class Store:
     """Tables in a database.
 
@@ -169,25 +183,18 @@ class Store:
         now = _now()
         try:
             with self.engine.begin() as conn:
-                res = conn.execute(
-                    update(matches)
-                    .where(matches.c.id == table.match_id, matches.c.version == prev_version)
-                    .values(version=table.version)
-                )
+                res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version})
                 if res.rowcount != 1:
                     raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
-                conn.execute(
-                    insert(actions).values(
-                        match_id=table.match_id, deal_number=d.number, seq=seq, seat=seat,
-                        action=text, created_at=now,
-                    )
-                )
+                conn.execute(_INSERT_ACTION, {
+                    "match_id": table.match_id, "deal_number": d.number, "seq": seq, "seat": seat,
+                    "action": text, "created_at": now,
+                })
                 if st.is_over:
-                    conn.execute(
-                        update(deals)
-                        .where(deals.c.match_id == table.match_id, deals.c.number == d.number)
-                        .values(status=st.status, winner=st.winner if st.winner >= 0 else None)
-                    )
+                    conn.execute(_END_DEAL, {
+                        "b_id": table.match_id, "b_number": d.number, "b_status": st.status,
+                        "b_winner": st.winner if st.winner >= 0 else None,
+                    })
         except IntegrityError as exc:
             raise StorageError(f"match {table.match_id}: step {seq} is already stored") from exc
 
@@ -197,11 +204,7 @@ class Store:
         now = _now()
         try:
             with self.engine.begin() as conn:
-                res = conn.execute(
-                    update(matches)
-                    .where(matches.c.id == table.match_id, matches.c.version == prev_version)
-                    .values(version=table.version)
-                )
+                res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version})
                 if res.rowcount != 1:
                     raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
                 self._insert_deal(conn, table.match_id, table.deal, now)
