@@ -75,3 +75,41 @@ def test_r21_200_random_deals_over_websockets_never_show_hidden_cards(table_serv
         for s in (0, 1):
             seats[s].close()
     assert deals_done == 200 and frames_checked > 200 * 20
+
+
+def test_r21_log_lines_hold_no_cards_tokens_or_invites(table_server, ws_seat, friend_match, tmp_path, caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    client = table_server(f"sqlite:///{tmp_path / 'logs.db'}", ws_burst=1e6, ws_rate=1e6)
+    m1, m2 = friend_match(client)
+    mid = m1["match_id"]
+    s1, s2 = ws_seat(client, mid, 1, m1["token"]), ws_seat(client, mid, 2, m2["token"])
+    s1.recv_state()
+    rng = random.Random(4)
+    seats = {1: s1, 2: s2}
+    while s1.state["view"]["status"] == "playing":
+        s = s1.state["view"]["to_act"]
+        seats[s].act(rng.choice(seats[s].state["view"]["legal"]))
+        s1.recv_state(), s2.recv_state()
+    s2.act("turn")  # a refused action is not logged with its text either
+    s2.recv()
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "match " + mid in text  # the server does log
+    assert not CARD_WORD.findall(text)
+    invite = m1["invite_url"].rsplit("/", 1)[1]
+    for secret in (m1["token"], m2["token"], invite):
+        assert secret not in text
+
+
+def test_a_socket_that_never_says_hello_is_closed(table_server, tmp_path):
+    import pytest
+    from starlette.websockets import WebSocketDisconnect
+
+    client = table_server(f"sqlite:///{tmp_path / 'hello.db'}", hello_timeout=0.2)
+    m = client.post("/api/matches", json={"opponent": "friend"}).json()
+    with client.websocket_connect(f"/ws/{m['match_id']}") as ws:
+        assert ws.receive_json()["code"] == "malformed"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4400
