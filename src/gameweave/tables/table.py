@@ -356,8 +356,7 @@ class Table:
         return {
             "match_id": self.match_id,
             "seat": seat + 1,
-            "opponent": self.opponent_info(seat) if not (seat == 0 and self.opponent == "bot")
-            else {"kind": "bot", "bot": self.bot},
+            "opponent": self.opponent_info(seat),
             "format": self.format,
             "target": self.target,
             "score": self.score(),
