@@ -89,13 +89,15 @@ def rollout_action(st, rng) -> int:
     return TURN
 
 
-def playout(st, rng, seat: int, max_steps: int = 400) -> float:
+def playout(st, rng, seat: int, max_steps: int = 400, policy=None) -> float:
     """Play simulation state ``st`` to its end with :func:`rollout_action`; returns the
-    result for ``seat``: 1 win, 0.5 tablas (R17), 0 loss."""
+    result for ``seat``: 1 win, 0.5 tablas (R17), 0 loss.  ``policy(st, rng) -> action``
+    replaces :func:`rollout_action` when given."""
+    pol = policy or rollout_action
     apply = st.apply
     n = 0
     while st.phase != PH_OVER and n < max_steps:
-        apply(rollout_action(st, rng))
+        apply(pol(st, rng))
         n += 1
     if st.winner < 0:
         return 0.5
@@ -103,20 +105,21 @@ def playout(st, rng, seat: int, max_steps: int = 400) -> float:
 
 
 class SearchBot(Bot):
-    """``search``: determinized flat-UCB Monte Carlo search (see the module docstring).
+    """``search``: PIMC determinized search with sequential halving (see the module docstring).
 
     Options: ``iterations`` (playouts per decision, default 400), ``seconds`` (wall-clock
-    budget per decision instead; not reproducible), ``c`` (UCB exploration, default 0.7),
+    budget per decision instead; not reproducible), ``c`` (UCB exploration in ``mode="ucb"``, default 0.7),
     ``prior`` (head start of the greedy choice, in playout wins x 2, default 2),
     ``mode`` (``"halving"``, the default, or ``"ucb"``), ``width`` (throw decisions: only
-    the greedy's ``width`` best throws are searched, default 6; 0 = all).
+    the greedy's ``width`` best throws are searched, default 6; 0 = all), ``policy`` (a
+    playout policy ``policy(state, rng) -> action`` replacing :func:`rollout_action`).
     """
 
     name = "search"
 
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                  seconds: float | None = None, c: float = 0.7, prior: float = 2.0, mode: str = "halving",
-                 width: int = 6):
+                 width: int = 6, policy=None):
         super().__init__(seed)
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -128,6 +131,7 @@ class SearchBot(Bot):
             raise ValueError("mode must be 'halving' or 'ucb'")
         self.mode = mode
         self.width = width
+        self.policy = policy
 
     def choose(self, view: SeatView) -> int:
         legal = view.legal
@@ -175,7 +179,7 @@ class SearchBot(Bot):
                 for i in alive:
                     st = base.clone()
                     st.apply(legal[i])
-                    total[i] += playout(st, rng, seat)
+                    total[i] += playout(st, rng, seat, policy=self.policy)
                 spent += len(alive)
                 k += 1
             if len(alive) <= 1:
@@ -218,7 +222,7 @@ class SearchBot(Bot):
             hand, stock = sample_world(view, rng, cl)
             st = world_state(view, hand, stock)
             st.apply(legal[i])
-            total[i] += playout(st, rng, seat)
+            total[i] += playout(st, rng, seat, policy=self.policy)
             visits[i] += 1
         return max(range(n_act), key=lambda j: (visits[j], total[j] / visits[j] if visits[j] else 0))
 
