@@ -77,8 +77,11 @@ def choice_text(view: SeatView, action: int) -> str:
     verb = "refuse" if d.kind == 2 else "throw"
     if d.force:
         target = view.melds[opp][d.force - 1]
+        warn = ""
+        if sum(m.bit_count() for m in view.melds[opp]) + 1 >= 11:
+            warn = f" [red](eleven for Player {opp + 1}: they win, R16)[/]"
         return (f"{verb} {CARD_NAMES[card]} and force it onto Player {opp + 1}'s meld {d.force} "
-                f"{_cards(target)} -> {_cards(target | (1 << card))}")
+                f"{_cards(target)} -> {_cards(target | (1 << card))}{warn}")
     if d.kind == 2:
         return f"refuse {CARD_NAMES[card]} (it goes live for Player {opp + 1})"
     return f"throw {_cards(1 << card)}"
