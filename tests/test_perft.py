@@ -12,23 +12,11 @@ from pathlib import Path
 import pytest
 
 from gameweave.engine import GameState, format_action, validate_deck
+from gameweave.engine.conformance import perft
 
 DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text(encoding="utf-8"))
 
 
-def perft(state: GameState, depth: int) -> int:
-    """Number of legal action sequences of exactly ``depth`` actions from ``state``."""
-    if depth == 0:
-        return 1
-    legal = state.legal_actions()
-    if depth == 1:
-        return len(legal)
-    total = 0
-    for a in legal:
-        child = state.clone()
-        child.apply(a)
-        total += perft(child, depth - 1)
-    return total
 
 
 def start(deal: dict) -> GameState:

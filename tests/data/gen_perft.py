@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from gameweave.engine import CARD_NAMES, GameState
-from gameweave.engine.conformance import build_deck
+from gameweave.engine.conformance import build_deck, perft
 
 MAX_DEPTH = 6
 
@@ -41,19 +41,6 @@ DEALS = [
 ]
 
 
-def perft(state: GameState, depth: int) -> int:
-    """Number of legal action sequences of exactly ``depth`` actions from ``state``."""
-    if depth == 0:
-        return 1
-    legal = state.legal_actions()
-    if depth == 1:
-        return len(legal)
-    total = 0
-    for a in legal:
-        child = state.clone()
-        child.apply(a)
-        total += perft(child, depth - 1)
-    return total
 
 
 def counts(deck, opener: int, max_depth: int = MAX_DEPTH) -> list[int]:

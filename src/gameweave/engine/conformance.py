@@ -250,6 +250,22 @@ def play_random_deal(
     return state
 
 
+def perft(state: GameState, depth: int) -> int:
+    """Number of distinct legal action sequences of exactly ``depth`` actions from
+    ``state`` (ARCHITECTURE idea 8); ``state`` is not changed."""
+    if depth == 0:
+        return 1
+    legal = state.legal_actions()
+    if depth == 1:
+        return len(legal)
+    total = 0
+    for a in legal:
+        child = state.clone()
+        child.apply(a)
+        total += perft(child, depth - 1)
+    return total
+
+
 def random_deal_check(seed: int | str, n_deals: int) -> dict[str, Any]:
     """Play ``n_deals`` random deals (deterministic from ``seed``), checking invariants
     at each step (:func:`check_invariants`), that each deal ends, and that its record
