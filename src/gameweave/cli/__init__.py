@@ -11,6 +11,7 @@ from . import bench as _bench  # noqa: F401  (registers `bench`)
 from . import play as _play  # noqa: F401  (registers `play`)
 from . import arena as _arena  # noqa: F401  (registers `arena`)
 from . import serve as _serve  # noqa: F401  (registers `serve`, `verify`)
+from . import conformance as _conformance  # noqa: F401  (registers `conformance`)
 
 
 def main() -> None:

@@ -290,25 +290,3 @@ def random_deal_check(seed: int | str, n_deals: int) -> dict[str, Any]:
         out["won" if st.status == WON else "tablas"] += 1
         out["forces"] += sum(1 for a in st.history if a >> 40 >= 2 and a & 0xFF)
     return out
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m gameweave.engine.conformance [--seed S] [--deals N]``: run
-    :func:`random_deal_check` and print its counts as JSON; exit status 1 on a
-    violation."""
-    import argparse
-
-    p = argparse.ArgumentParser(description=main.__doc__)
-    p.add_argument("--seed", default="1")
-    p.add_argument("--deals", type=int, default=200)
-    args = p.parse_args(argv)
-    try:
-        print(json.dumps(random_deal_check(args.seed, args.deals)))
-    except AssertionError as exc:
-        print(f"conformance failure: {exc}")
-        return 1
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
