@@ -56,7 +56,11 @@ def verify(
     commitment: Optional[str] = typer.Option(None, help="The commitment, if the file holds only the §VII record."),
 ) -> None:
     """Check a deal's fair shuffle: sha256(deck + " " + salt) equals the commitment given
-    when the deal started, and the record replays under the rules."""
+    when the deal started, the record replays under the rules to the end of the deal, and
+    the file's stated result (if any) is the one the replay gives.
+
+    Exit status 0 when all hold, 1 when a check fails (one ``FAILED: …`` line), 2 when the
+    file cannot be read or is not a record."""
     from ..engine import GameRecord, GameweaveError
     from ..tables import commitment as commit_of, deck_text
 
@@ -96,5 +100,27 @@ def verify(
     elif state.status == "tablas":
         result = "tablas"
     else:
-        result = "unfinished"
-    typer.echo(f"replay OK: {len(rec.actions)} actions, {result}")
+        typer.echo(
+            f"FAILED: the record is cut short: after its {len(rec.actions)} actions the deal has not ended "
+            "(a record download is always of a finished deal)", err=True,
+        )
+        raise typer.Exit(1)
+    replayed = {"status": state.status, "winner": state.winner + 1 if state.status == "won" else None}
+    stated = obj.get("result") if isinstance(obj, dict) and "record" in obj else None
+    if stated is not None:
+        if not isinstance(stated, dict) or {k: stated.get(k) for k in ("status", "winner")} != replayed:
+            typer.echo(f"FAILED: the file says the deal ended {_result_text(stated)}, "
+                       f"but the record replays to {result}", err=True)
+            raise typer.Exit(1)
+    typer.echo(f"replay OK: {len(rec.actions)} actions, {result}"
+               + ("" if stated is None else " (as the file's result says)"))
+
+
+def _result_text(stated: object) -> str:
+    """A stated ``result`` object (``{"status": "won", "winner": 1}``) in words, for a message."""
+    if isinstance(stated, dict):
+        if stated.get("status") == "won":
+            return f"with seat {stated.get('winner')} winning"
+        if stated.get("status") == "tablas":
+            return "in tablas"
+    return f"as {json.dumps(stated)[:80]}"

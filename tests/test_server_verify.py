@@ -1,0 +1,86 @@
+"""`gameweave verify FILE` on record downloads (PROTOCOL §3.6, §6): a good one passes; a
+wrong salt, a cut-short record, a wrong stated result or an illegal action fail (exit 1)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from gameweave.cli import app as cli_app
+from gameweave.engine import GameRecord, GameState
+from gameweave.tables import commitment
+
+
+def _download(seed: int) -> dict:
+    """A record download (as ``Table.record``) of a whole deal played by random legal actions."""
+    rng = random.Random(seed)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    st = GameState.new(deck=deck, opener=0)
+    while st.status == "playing":
+        st.apply(rng.choice(st.legal_actions()))
+    salt = "%032x" % rng.getrandbits(128)
+    return {
+        "record": GameRecord.from_state(st).to_dict(),
+        "salt": salt,
+        "commitment": commitment(deck, salt),
+        "result": {"status": st.status, "winner": st.winner + 1 if st.winner >= 0 else None},
+    }
+
+
+def _verify(tmp_path, obj: dict):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(obj))
+    return CliRunner().invoke(cli_app, ["verify", str(path)])
+
+
+@pytest.fixture(scope="module")
+def won():
+    """A download of a deal that a seat won (R16)."""
+    for seed in range(200):
+        d = _download(seed)
+        if d["result"]["status"] == "won":
+            return d
+    raise AssertionError("no won deal in 200 seeds")
+
+
+def test_a_finished_deal_download_verifies(tmp_path, won):
+    res = _verify(tmp_path, won)
+    assert res.exit_code == 0, res.output
+    assert "commitment OK" in res.output and f"seat {won['result']['winner']} won" in res.output
+
+
+def test_a_cut_short_record_fails_unfinished(tmp_path, won):
+    cut = json.loads(json.dumps(won))
+    cut["record"]["actions"] = cut["record"]["actions"][:10]
+    res = _verify(tmp_path, cut)
+    assert res.exit_code == 1, res.output
+    assert "FAILED" in res.output and "cut short" in res.output and "replay OK" not in res.output
+
+
+def test_a_stated_result_that_differs_from_the_replay_fails(tmp_path, won):
+    other = 3 - won["result"]["winner"]
+    for wrong in ({"status": "won", "winner": other}, {"status": "tablas", "winner": None}, "won"):
+        bad = {**won, "result": wrong}
+        res = _verify(tmp_path, bad)
+        assert res.exit_code == 1, (wrong, res.output)
+        assert "FAILED" in res.output and "replays to" in res.output
+
+
+def test_a_wrong_salt_or_an_illegal_action_fails(tmp_path, won):
+    res = _verify(tmp_path, {**won, "salt": "00" + won["salt"][2:]})
+    assert res.exit_code == 1 and "commitment" in res.output
+    bad = json.loads(json.dumps(won))
+    bad["record"]["actions"][1] = "meld Ah Ad Ac Kd"
+    res = _verify(tmp_path, bad)
+    assert res.exit_code == 1 and "does not replay" in res.output
+
+
+def test_a_bare_record_with_salt_and_commitment_options_verifies(tmp_path, won):
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(won["record"]))
+    res = CliRunner().invoke(cli_app, ["verify", str(path), "--salt", won["salt"], "--commitment", won["commitment"]])
+    assert res.exit_code == 0, res.output
