@@ -33,7 +33,7 @@ def arena(
     known = bot_names()
     for b in (bot1, bot2):
         if b.strip().lower() not in known:
-            err.print(f"[red]error:[/] unknown bot {b!r} (known: {', '.join(known)})")
+            typer.echo(f"error: unknown bot {b!r} (known: {', '.join(known)})", err=True)
             raise typer.Exit(2)
     opts = tuple({"iterations": iterations} if (iterations and b.strip().lower() == "search") else {}
                  for b in (bot1, bot2))

@@ -161,7 +161,8 @@ def _ask(con: Console, view: SeatView) -> int:
         con.print(f"  {i:>2}) {choice_text(view, a)}")
     while True:
         try:
-            text = con.input(f"Choose 1-{len(legal)} (q to leave): ").strip()
+            ask = "Press Enter or 1" if len(legal) == 1 else f"Choose 1-{len(legal)}"
+            text = con.input(f"{ask} (q to leave): ").strip()
         except EOFError:
             raise _Quit() from None
         if text.lower() in ("q", "quit", "exit"):
@@ -173,6 +174,8 @@ def _ask(con: Console, view: SeatView) -> int:
             con.print(f"[red]There is no choice {n}: type a number from 1 to {len(legal)}.[/]")
             continue
         if not text:
+            if len(legal) == 1:
+                return legal[0]
             con.print(f"[red]Type a number from 1 to {len(legal)}, or q to leave.[/]")
             continue
         try:
@@ -229,19 +232,20 @@ def play(
     """Play a match against a bot in the terminal: type a choice's number each turn."""
     con = Console(highlight=False)
     if deals is not None and to is not None:
-        con.print("[red]error:[/] give --deals or --to, not both")
+        typer.echo("error: give --deals or --to, not both", err=True)
         raise typer.Exit(2)
     try:
         opponent = make_bot(bot, seed=seed)
     except ValueError as exc:
-        con.print(f"[red]error:[/] {exc}")
+        typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2)
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     me = seat - 1
     match = Match(format="first_to", target=to) if to is not None else Match()
     n_deals = deals if deals is not None else (None if to is not None else 3)
-    goal = f"first to {to} won deals" if to is not None else f"{n_deals} deals"
+    goal = (f"first to {to} won deal{'s' if to != 1 else ''}" if to is not None
+            else f"{n_deals} deal{'s' if n_deals != 1 else ''}")
     con.print(f"Gameweave: you (seat {seat}) against [bold]{bot}[/] (Player {2 - me}), {goal}, seed {seed}.")
     con.print("Type the number of a choice and press Enter; q leaves the table.")
     rng = random.Random(seed)

@@ -73,7 +73,11 @@ def replay(
         raise typer.Exit(2)
     failed = False
     out = sys.stdout
-    for n, rec in enumerate(load_records(text), 1):
+    records = load_records(text)
+    if not records:
+        _error(f"{file} holds no game record (RULES §VII: a JSON object, or one per line)")
+        raise typer.Exit(2)
+    for n, rec in enumerate(records, 1):
         if isinstance(rec, UnparsableError):
             _error(f"record {n}: cannot read it: {rec}")
             failed = True

@@ -63,13 +63,18 @@ def validate_deck(deck: Sequence[int] | str) -> tuple[int, ...]:
     else:
         cards = list(deck)
     if len(cards) != 40 or sorted(cards) != list(range(40)):
-        missing = FULL_MASK
+        seen = 0
+        twice = 0
         for c in cards:
-            if isinstance(c, int) and 0 <= c < 40:
-                missing &= ~(1 << c)
+            if not isinstance(c, int) or not 0 <= c < 40:
+                raise UnparsableError(f"a deck order holds cards 0..39, not {c!r}")
+            twice |= seen & (1 << c)
+            seen |= 1 << c
+        missing = FULL_MASK & ~seen
         raise UnparsableError(
             f"a deck order is the 40 cards of the pack, each once (got {len(cards)} cards"
-            + (f"; missing {format_cards(missing)}" if missing else "")
+            + (f"; twice: {format_cards(twice)}" if twice else "")
+            + (f"; missing: {format_cards(missing)}" if missing else "")
             + ")"
         )
     return tuple(cards)
