@@ -54,7 +54,11 @@ MAX_SEATS_LISTED = 200
 
 # ---------------------------------------------------------------------------- wire schemas
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Base of every request body: unknown fields are refused and types are strict (a
+    JSON string ``"3"`` or ``true`` is not a whole number; ``3.0`` is not either), so a
+    wrongly typed field gets ``422 malformed`` (PROTOCOL §3)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CreateMatch(_Strict):
@@ -106,6 +110,66 @@ class MyMatches(_Strict):
 
 def _error(code: str, message: str, status: int | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status or HTTP_STATUS.get(code, 400))
+
+
+def _field_name(loc: tuple) -> str:
+    """``('body', 'seats', 0, 'token')`` -> ``seats[0].token`` (user-given names are cut
+    to 40 characters)."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)[:40]
+    return out
+
+
+def describe_invalid(err: dict[str, Any]) -> str:
+    """One pydantic/FastAPI validation error as a sentence for a person: ``"the body is not
+    valid JSON"``, ``"'target' must be a whole number"``.  Holds no library internals
+    (no positions, type names or Python wording), only the field and what it must be."""
+    kind = err.get("type", "")
+    loc = tuple(err.get("loc", ()))
+    ctx = err.get("ctx") or {}
+    where = loc[0] if loc else "body"
+    rest = loc[1:]
+    if where == "body" and kind == "json_invalid":
+        return "the body is not valid JSON"
+    if where == "body" and not rest:
+        if kind == "missing":
+            return "the body is missing: send a JSON object (Content-Type: application/json)"
+        return "the body must be a JSON object"
+    if where == "path":
+        name = {"n": "the deal number"}.get(str(rest[0]) if rest else "", "a part of the address")
+        return f"{name} in the address must be a whole number" if "int" in kind else f"{name} in the address is not valid"
+    if where in ("header", "query"):
+        return f"the {where} '{_field_name(rest)}' is not valid"
+    field = f"'{_field_name(rest)}'"
+    if kind == "missing":
+        return f"{field} is required"
+    if kind == "extra_forbidden":
+        return f"{field} is not a field of this request"
+    if kind.startswith("int_") or kind == "int_type":
+        return f"{field} must be a whole number"
+    if kind.startswith("string_") and kind not in ("string_too_long", "string_too_short"):
+        return f"{field} must be a string"
+    if kind == "string_too_long":
+        return f"{field} must be at most {ctx.get('max_length', '?')} characters"
+    if kind == "string_too_short":
+        return f"{field} must be at least {ctx.get('min_length', '?')} characters"
+    if kind == "literal_error":
+        return f"{field} must be one of {ctx.get('expected', 'the allowed values')}"
+    if kind in ("greater_than_equal", "greater_than"):
+        return f"{field} must be at least {ctx.get('ge', ctx.get('gt', '?'))}"
+    if kind in ("less_than_equal", "less_than"):
+        return f"{field} must be at most {ctx.get('le', ctx.get('lt', '?'))}"
+    if kind == "too_long":
+        return f"{field} may hold at most {ctx.get('max_length', '?')} entries"
+    if kind == "list_type":
+        return f"{field} must be a list"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return f"{field} must be a JSON object"
+    return f"{field} is not valid"
 
 
 class ApiError(Exception):
@@ -240,10 +304,11 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def _invalid(_req: Request, exc: RequestValidationError):
         parts = []
-        for e in exc.errors()[:5]:
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body") or "body"
-            parts.append(f"{where}: {e.get('msg', 'invalid')}")
-        return _error("malformed", "; ".join(parts) or "malformed request")
+        for e in exc.errors()[:3]:
+            text = describe_invalid(e)
+            if text not in parts:
+                parts.append(text)
+        return _error("malformed", "; ".join(parts) or "the request is malformed")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_req: Request, exc: StarletteHTTPException):

@@ -1,0 +1,63 @@
+"""HTTP API errors (PROTOCOL §3): wrongly typed fields are refused (strict types), every
+validation message reads well for a person, and every error code the server sends is in
+PROTOCOL's table."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def client(db_url, table_server):
+    return table_server(db_url)
+
+
+@pytest.mark.parametrize("body", [
+    {"target": "3"}, {"target": True}, {"target": 3.0}, {"target": None},
+    {"bot": 5}, {"opponent": True}, {"format": 1},
+])
+def test_wrongly_typed_fields_get_422_malformed(client, body):
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == "malformed"
+
+
+def test_strict_types_in_join_and_my_matches(client, friend_match):
+    m1, _ = friend_match(client)
+    r = client.post(f"/api/matches/{m1['match_id']}/join", json={"invite": 12345})
+    assert r.status_code == 422 and r.json()["error"]["message"] == "'invite' must be a string"
+    r = client.post("/api/my-matches", json={"seats": [{"match_id": m1["match_id"], "token": 1}]})
+    assert r.status_code == 422 and r.json()["error"]["message"] == "'seats[0].token' must be a string"
+    r = client.post("/api/my-matches", json={"seats": {"match_id": m1["match_id"]}})
+    assert r.status_code == 422 and r.json()["error"]["message"] == "'seats' must be a list"
+    # well-typed bodies still work
+    r = client.post("/api/my-matches", json={"seats": [{"match_id": m1["match_id"], "token": m1["token"]}]})
+    assert r.status_code == 200 and len(r.json()["matches"]) == 1
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"content": b"{not json", "headers": {"content-type": "application/json"}}, "the body is not valid JSON"),
+    ({"content": b""}, "the body is missing: send a JSON object (Content-Type: application/json)"),
+    ({"json": [1, 2]}, "the body must be a JSON object"),
+    ({"json": {"target": "3"}}, "'target' must be a whole number"),
+    ({"json": {"target": 0}}, "'target' must be at least 1"),
+    ({"json": {"target": 100}}, "'target' must be at most 99"),
+    ({"json": {"opponent": "cat"}}, "'opponent' must be one of 'bot' or 'friend'"),
+    ({"json": {"colour": "red"}}, "'colour' is not a field of this request"),
+    ({"json": {"bot": "x" * 40}}, "'bot' must be at most 32 characters"),
+])
+def test_validation_messages_read_well_and_leak_no_internals(client, kw, message):
+    r = client.post("/api/matches", **kw)
+    assert r.status_code == 422, r.text
+    err = r.json()["error"]
+    assert err == {"code": "malformed", "message": message}
+    for internal in ("decode", "Input should", "dictionary", "pydantic", "loc", "body."):
+        assert internal not in err["message"]
+
+
+def test_a_deal_number_that_is_not_a_number_is_explained(client, friend_match):
+    m1, _ = friend_match(client)
+    r = client.get(f"/api/matches/{m1['match_id']}/deals/two/record",
+                   headers={"Authorization": f"Bearer {m1['token']}"})
+    assert r.status_code == 422
+    assert r.json()["error"] == {"code": "malformed", "message": "the deal number in the address must be a whole number"}
