@@ -61,3 +61,43 @@ def test_a_deal_number_that_is_not_a_number_is_explained(client, friend_match):
                    headers={"Authorization": f"Bearer {m1['token']}"})
     assert r.status_code == 422
     assert r.json()["error"] == {"code": "malformed", "message": "the deal number in the address must be a whole number"}
+
+
+def test_an_unknown_address_is_404_not_found(client):
+    for path in ("/api/nothing", "/no/such/page", "/static/no-such-file.js"):
+        r = client.get(path)
+        assert r.status_code == 404, path
+        assert r.json()["error"]["code"] == "not_found"
+
+
+def test_a_wrong_method_is_405_method_not_allowed_with_allow(client):
+    m = client.post("/api/matches", json={}).json()
+    auth = {"Authorization": f"Bearer {m['token']}"}
+    r = client.delete(f"/api/matches/{m['match_id']}", headers=auth)
+    assert r.status_code == 405 and r.headers["allow"] == "GET"
+    assert r.json()["error"] == {"code": "method_not_allowed",
+                                 "message": "this address does not take DELETE; it takes GET"}
+    r = client.get("/api/matches")
+    assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed" and "POST" in r.headers["allow"]
+    # the match is untouched, and its summary is at GET /api/matches/{id}
+    r = client.get(f"/api/matches/{m['match_id']}", headers=auth)
+    assert r.status_code == 200 and r.json()["match_id"] == m["match_id"] and r.json()["seat"] == 1
+    assert client.get(f"/api/matches/{m['match_id']}").json()["error"]["code"] == "bad_token"
+
+
+def test_every_error_code_the_server_sends_is_in_the_protocol():
+    import re
+    from pathlib import Path
+
+    from gameweave.server.app import HTTP_STATUS
+
+    root = Path(__file__).resolve().parent.parent
+    src = "".join(p.read_text() for d in ("server", "tables") for p in (root / "src/gameweave" / d).glob("*.py"))
+    emitted = set(re.findall(r'(?:TableError|ApiError|_error)\(\s*"([a-z_]+)"', src))
+    emitted |= set(re.findall(r'"code": "([a-z_]+)"', src))
+    emitted |= set(re.findall(r'code(?:, message)? = "([a-z_]+)"', src))
+    emitted |= set(HTTP_STATUS)
+    assert {"not_found", "method_not_allowed", "illegal", "stale"} <= emitted
+    doc = (root / "docs/PROTOCOL.md").read_text()
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", doc, re.M))
+    assert emitted <= documented, sorted(emitted - documented)

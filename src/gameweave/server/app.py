@@ -35,7 +35,7 @@ HTTP_STATUS = {
     "malformed": 422, "too_large": 413, "unknown_bot": 400, "bad_token": 401,
     "bad_invite": 403, "unknown_match": 404, "unknown_deal": 404, "already_joined": 409,
     "deal_not_over": 409, "not_a_friend_match": 409, "rate_limited": 429, "not_found": 404,
-    "server_error": 500,
+    "method_not_allowed": 405, "server_error": 500,
 }
 """HTTP status of each error code (PROTOCOL §3)."""
 
@@ -311,9 +311,23 @@ def create_app(
         return _error("malformed", "; ".join(parts) or "the request is malformed")
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_req: Request, exc: StarletteHTTPException):
-        code = {404: "not_found", 405: "malformed", 413: "too_large"}.get(exc.status_code, "malformed")
-        return _error(code, str(exc.detail), exc.status_code)
+    async def _http_error(req: Request, exc: StarletteHTTPException):
+        # errors raised by the router or the static files, not by our routes
+        status = exc.status_code
+        if status == 404:
+            code, message = "not_found", "there is nothing at this address (the API is listed at /docs)"
+        elif status == 405:
+            allowed = (exc.headers or {}).get("Allow") or (exc.headers or {}).get("allow") or ""
+            code = "method_not_allowed"
+            message = f"this address does not take {req.method[:16]}" + (f"; it takes {allowed}" if allowed else "")
+        elif status == 413:
+            code, message = "too_large", "request body over 64 KiB"
+        else:
+            code, message, status = "malformed", "the request is malformed", 400 if status < 500 else status
+        response = _error(code, message, status)
+        if status == 405 and exc.headers:
+            response.headers.update(exc.headers)
+        return response
 
     @app.exception_handler(Exception)
     async def _crash(_req: Request, exc: Exception):  # pragma: no cover - last resort
@@ -350,6 +364,13 @@ def create_app(
         """Join a friend match by its invite; you hold seat 2 (token given only now)."""
         table, token = await hub.join(match_id, body.invite)
         return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}"}
+
+    @app.get("/api/matches/{match_id}", tags=["lobby"])
+    async def get_match(match_id: str, authorization: Optional[str] = Header(None)) -> dict[str, Any]:
+        """The seat's summary of one match (one entry of ``POST /api/my-matches``)."""
+        table, seat = await seat_of(match_id, authorization)
+        async with hub.lock(match_id):
+            return table.summary(seat)
 
     @app.get("/api/matches/{match_id}/view", tags=["lobby"])
     async def get_view(match_id: str, authorization: Optional[str] = Header(None)) -> dict[str, Any]:
