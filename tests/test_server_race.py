@@ -1,6 +1,7 @@
 """Races: the same action sent twice at once, and two conflicting actions at once —
-exactly one applies, the other is refused (``stale`` or ``not_your_turn``) and changes
-nothing.  Checked over one socket, inside one server (concurrent tasks), and between two
+exactly one applies, the other is refused with the code of the first check it fails
+against the new state (``deal_over``, ``not_your_turn``, ``illegal`` or ``stale``,
+PROTOCOL §4.2 "Races") and changes nothing.  Checked over one socket, inside one server (concurrent tasks), and between two
 servers on one database."""
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def test_race_same_action_twice_and_conflicting_throws_in_one_server(db_url):
         ok = [r for r in res if not isinstance(r, Exception)]
         bad = [r for r in res if isinstance(r, Exception)]
         assert len(ok) == 1 and len(bad) == 1 and isinstance(bad[0], TableError)
-        assert bad[0].code in ("stale", "not_your_turn")
+        assert bad[0].code == "not_your_turn"  # the throw ended seat 1's decision (§4.2 Races)
         assert t.version == v + 1 and len(t.state.history) == 3 and t.state.to_act == 1
         assert hub.store.count_actions(mid) == 3
         await hub.close()
@@ -166,3 +167,45 @@ def test_storage_refuses_a_second_writer_for_the_same_step(db_url):
     with pytest.raises(StorageError):
         store.add_action(table, 0, "turn", 1, prev)
     store.close()
+
+
+def test_race_the_loser_gets_the_code_of_its_first_failed_check_as_protocol_says(db_url):
+    """PROTOCOL §4.2 "Races": the second of two messages at one version is checked against
+    the state after the first (order kept: decision -> legal -> version)."""
+    async def scenario():
+        hub, mid, tok = await _hub_with_match(db_url)
+        t = hub.tables[mid]
+        v = t.version
+
+        async def both(a1, a2, version):
+            res = await asyncio.gather(hub.act(mid, 0, tok, a1, version), hub.act(mid, 0, tok, a2, version),
+                                       return_exceptions=True)
+            assert not isinstance(res[0], Exception), res
+            assert isinstance(res[1], TableError), res
+            return res[1].code
+
+        # `turn` twice: after the first, seat 1 must meld or refuse the turned 6h -> illegal
+        assert await both("turn", "turn", v) == "illegal"
+        # `meld` twice: after the first, seat 1 must throw -> illegal
+        assert await both("meld 4h 5h 6h", "meld 4h 5h 6h", t.version) == "illegal"
+        # `throw Kd` twice: the first ends seat 1's decision -> not_your_turn
+        assert await both("throw Kd", "throw Kd", t.version) == "not_your_turn"
+        assert t.version == v + 3 and hub.store.count_actions(mid) == 3
+        # still legal in the new position, only the version is old -> stale
+        await hub.act(mid, 1, _TOKENS[mid], "turn", t.version)
+        with pytest.raises(TableError) as exc:
+            await hub.act(mid, 1, _TOKENS[mid], "refuse", t.version - 1)
+        assert exc.value.code == "stale"
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_race_protocol_names_each_losers_code():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs/PROTOCOL.md").read_text()
+    races = doc[doc.index("**Races.**"):doc.index("### 4.3")]
+    for code in ("deal_over", "not_your_turn", "illegal", "stale", "deal_not_over"):
+        assert f"`{code}`" in races, code
+    assert "`turn` sent twice" in races
