@@ -211,6 +211,9 @@ def test_two_people_via_the_invite_link_with_a_force(new_context, live_server, t
     invite.wait_for()
     url = invite.input_value()
     assert "/join/" in url
+    # "Your matches" is refreshed at once: the new match is listed, waiting for the friend
+    p1.wait_for_selector("[data-testid=my-matches] li")
+    assert "waiting for your friend" in p1.inner_text("[data-testid=my-matches]")
     p1.click("[data-testid=go-to-table]")
     p1.wait_for_url("**/table/*")
     p1.wait_for_selector("[data-testid=hand] .card")

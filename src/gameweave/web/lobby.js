@@ -47,7 +47,9 @@ function describeScore(m) {
   return txt;
 }
 
+/** Fill the "Your matches" list; a later call wins over an earlier one still loading. */
 async function fillMatches(list) {
+  const gen = (list.gen = (list.gen || 0) + 1);
   const seats = loadSeats();
   const entries = Object.entries(seats).map(([match_id, v]) => ({ match_id, token: v.token }));
   if (!entries.length) {
@@ -58,9 +60,10 @@ async function fillMatches(list) {
   try {
     data = await api("POST", "/api/my-matches", { body: { seats: entries.slice(-200) } });
   } catch (err) {
-    list.replaceChildren(h("p", { class: "error" }, `Your matches could not be loaded: ${err.message}`));
+    if (gen === list.gen) list.replaceChildren(h("p", { class: "error" }, `Your matches could not be loaded: ${err.message}`));
     return;
   }
+  if (gen !== list.gen) return;
   const matches = [...(data.matches || [])].sort((a, b) => String(b.created_at || "").localeCompare(String(a.created_at || "")));
   if (!matches.length) {
     list.replaceChildren(h("p", { class: "muted" }, "No matches yet."));
@@ -107,6 +110,9 @@ export function renderLobby(main, { go }) {
       if (opponent === "bot") body.bot = botSelect.value;
       const res = await api("POST", "/api/matches", { body });
       saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent });
+      // The new match belongs in "Your matches" at once (it is also where a bot match
+      // shows up if the page stays here, e.g. the navigation is slow).
+      fillMatches(list);
       if (opponent === "bot") {
         go(res.table_url || `/table/${res.match_id}`);
         return;
@@ -150,8 +156,9 @@ export function renderLobby(main, { go }) {
         fmt,
         h("div", { class: "choice-group" },
           h("h3", {}, "Against the computer"),
-          h("label", { for: "bot-select" }, "Bot "), botSelect, " ",
-          h("button", { type: "button", class: "btn primary", "data-testid": "new-match-bot", onclick: () => create("bot") }, "Play the computer"),
+          h("div", { class: "bot-row" },
+            h("label", { for: "bot-select" }, "Bot"), botSelect,
+            h("button", { type: "button", class: "btn primary", "data-testid": "new-match-bot", onclick: () => create("bot") }, "Play the computer")),
         ),
         h("div", { class: "choice-group" },
           h("h3", {}, "Against a friend"),
