@@ -55,3 +55,21 @@ def test_serve_with_an_unreachable_database_says_so_without_a_traceback():
     res = CliRunner().invoke(app, ["serve", "--database-url", "postgresql+psycopg://nobody@127.0.0.1:1/none"])
     assert res.exit_code == 2
     assert "cannot open the database" in res.output and "Traceback" not in res.output
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line_with_status_2(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        res = subprocess.run(
+            [sys.executable, "-c", "from gameweave.cli import main; main()", "serve", "--port", str(port),
+             "--data-dir", str(tmp_path / "data")],
+            capture_output=True, text=True, timeout=60,
+        )
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert res.stdout == ""  # no "open http://…" banner
+    assert res.stderr.strip().splitlines() == [
+        f"error: port {port} on 127.0.0.1 is already in use (try --port {port + 1})"
+    ]
+    assert not (tmp_path / "data").exists()  # checked before the database is opened

@@ -3,7 +3,9 @@ shuffle and replay its record)."""
 
 from __future__ import annotations
 
+import errno
 import json
+import socket
 from pathlib import Path
 from typing import Optional
 
@@ -32,21 +34,55 @@ def serve(
     from ..server import create_app
     from ..storage import StorageError
 
+    sock = _listen_socket(host, port)  # before anything is printed: a taken port is one line
+    port = sock.getsockname()[1]
     try:
         application = create_app(database_url=database_url, data_dir=data_dir, bot_delay=bot_delay)
     except (StorageError, OSError) as exc:
+        sock.close()
         typer.echo(f"error: cannot open the database: {exc}", err=True)
         raise typer.Exit(2)
     except Exception as exc:  # e.g. an unreachable PostgreSQL server
+        sock.close()
         typer.echo(f"error: cannot open the database: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", err=True)
         raise typer.Exit(2)
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     typer.echo(f"Gameweave table server: open http://{shown}:{port}/  (API docs: /docs)")
     typer.echo(f"Database: {application.state.database}")
-    uvicorn.run(
+    config = uvicorn.Config(
         application, host=host, port=port, log_level=log_level,
         ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False,
     )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _listen_socket(host: str, port: int) -> socket.socket:
+    """Bind the server's TCP socket (as uvicorn would: ``SO_REUSEADDR``, IPv6 when ``host``
+    holds a colon) so that a port already in use is told in one line before start-up.
+
+    Returns the bound socket (uvicorn listens on it).  Exits with status 2 and one
+    ``error: …`` line when the port is taken, not permitted, or the address is not here.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            other = port + 1 if port < 65535 else port - 1
+            message = f"port {port} on {host} is already in use (try --port {other})"
+        elif exc.errno == errno.EACCES:
+            message = f"no permission to listen on port {port} on {host} (try a port above 1023, e.g. --port 8000)"
+        elif exc.errno == errno.EADDRNOTAVAIL or isinstance(exc, socket.gaierror):
+            message = f"cannot listen on {host}: it is not an address of this machine (try --host 127.0.0.1)"
+        else:
+            message = f"cannot listen on port {port} on {host}: {exc.strerror or exc}"
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(2)
+    sock.set_inheritable(True)
+    return sock
 
 
 @app.command()
