@@ -96,13 +96,52 @@ def play_until_result(page, rng: random.Random, max_clicks: int = 200, check_con
         clicks += 1
 
 
+CONTRAST_JS = """
+() => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const bg = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
+    }
+    return rgb(getComputedStyle(document.documentElement).backgroundColor).slice(0, 3);
+  };
+  const out = [];
+  for (const el of document.querySelectorAll(".table-page .muted, .table-page .caption, .scorebar .chip, .opp-hand .hand-label")) {
+    if (!el.offsetParent || !el.textContent.trim()) continue;
+    const a = lum(rgb(getComputedStyle(el).color).slice(0, 3)), b = lum(bg(el));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) out.push(`${el.textContent.trim().slice(0, 40)}: ${ratio.toFixed(2)}`);
+  }
+  return out;
+}
+"""
+
+
+def low_contrast_text(page) -> list[str]:
+    """Grey and caption texts of the table whose contrast with the background behind
+    them is under WCAG AA (4.5:1), as 'text: ratio'."""
+    return page.evaluate(CONTRAST_JS)
+
+
 def check_deal_end(page) -> None:
     """The end of a deal shows the result, the opponent's hand and a passed deck check."""
     result = page.locator(RESULT)
     result.wait_for()
     text = result.inner_text()
     assert "won the deal" in text or "Tablas" in text
-    assert "hand" in text  # the opponent's hand, revealed
+    assert "hand" in text  # the opponent's hand, revealed ...
+    # ... once: face up in their area (labelled), the result box only points to it
+    assert page.locator(f"{RESULT} .card").count() == 0
+    opp = page.locator("[data-testid=opponent-hand]")
+    assert "hand, face up" in opp.inner_text()
+    assert opp.locator(".card.back").count() == 0
+    assert opp.locator(".card").count() or "No cards left in hand" in opp.inner_text()
+    assert not low_contrast_text(page), low_contrast_text(page)
     page.wait_for_selector("[data-testid=deck-check][data-ok=true]")
     assert "matches the commitment" in page.inner_text("[data-testid=deck-check]")
     status = page.inner_text("[data-testid=status]")
@@ -136,6 +175,17 @@ def test_play_whole_deals_against_the_random_bot(new_context, tmp_path):
     shot(page, tmp_path / "table-phone-360.png", PHONE)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the table is wider than a phone: {width}px"
+    # the score bar wraps as whole chips: no line starts with a separator
+    chips = page.eval_on_selector_all("[data-testid=score] > *", "els => els.map(e => e.textContent)")
+    assert chips and not any(c.strip().startswith(("·", "-", "–")) for c in chips), chips
+    assert not low_contrast_text(page), low_contrast_text(page)
+    # on a phone the log shows the last few moves whole; "Show all" opens it
+    log_items = page.locator("[data-testid=log] li")
+    if log_items.count() > 4:
+        assert page.locator("[data-testid=log] li:visible").count() == 4
+        page.click(".log-toggle")
+        assert page.locator("[data-testid=log] li:visible").count() == log_items.count()
+        page.click(".log-toggle")
     shot(page, tmp_path / "table-desktop.png", DESKTOP)
 
     play_until_result(page, rng, check_controls=True)

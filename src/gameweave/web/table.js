@@ -8,6 +8,9 @@ import { banner, botPace, h, toast } from "./ui.js";
 import { checkCommitment } from "./verify.js";
 import { describeAction, forcedOnMe, logLines, namer, opponentName, statusText } from "./words.js";
 
+/** Moves shown on a narrow screen until "Show all" is pressed. */
+const LOG_SHORT = 4;
+
 const ERROR_WORDS = {
   not_your_turn: "It is not your turn.",
   illegal: "That move is not legal now.",
@@ -85,7 +88,22 @@ export function openTable(main, matchId, { go }) {
   el.myTable = h("div", { class: "melds" });
   el.hand = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": "Your hand" });
   el.myName = h("h2", { class: "seat-name" }, "Your hand");
-  el.log = h("ol", { class: "log-list", "data-testid": "log" });
+  el.log = h("ol", { class: "log-list collapsed", "data-testid": "log" });
+  // On a narrow screen the log shows the last few moves; this shows them all (CSS hides
+  // the button where the log sits beside the table and scrolls).
+  let logOpen = false;
+  el.logToggle = h("button", { type: "button", class: "btn small log-toggle", "aria-expanded": "false", hidden: true,
+    onclick: () => { logOpen = !logOpen; syncLog(); } });
+  el.log.addEventListener("scroll", () => el.log.classList.toggle("scrolled", el.log.scrollTop > 2), { passive: true });
+  function syncLog() {
+    const n = el.log.children.length;
+    el.log.classList.toggle("collapsed", !logOpen);
+    el.logToggle.hidden = n <= LOG_SHORT;
+    el.logToggle.setAttribute("aria-expanded", String(logOpen));
+    el.logToggle.textContent = logOpen ? "Show only the last moves" : `Show all ${n} moves`;
+    el.log.scrollTop = el.log.scrollHeight;
+    el.log.classList.toggle("scrolled", el.log.scrollTop > 2);
+  }
   const root = h(
     "div", { class: "table-page", "data-testid": "table-page" },
     h("div", { class: "board" },
@@ -95,7 +113,7 @@ export function openTable(main, matchId, { go }) {
       el.actions,
       h("section", { class: "seat me", "aria-label": "You" }, el.myTable, el.myName, el.hand),
     ),
-    h("aside", { class: "panel log", "aria-label": "Moves" }, h("h2", {}, "Moves"), el.log,
+    h("aside", { class: "panel log", "aria-label": "Moves" }, h("h2", {}, "Moves"), el.log, el.logToggle,
       h("p", { class: "muted small" }, h("a", { href: "/", "data-nav": "" }, "← Lobby"))),
   );
   main.replaceChildren(root);
@@ -212,13 +230,15 @@ export function openTable(main, matchId, { go }) {
     // Score
     const sc = m.score || {};
     const fmt = m.format === "first_to" ? `first to ${m.target}` : "running tally";
+    // Each part is its own chip, so a narrow screen wraps whole chips (no separators).
     el.score.replaceChildren(
       h("span", { class: "score" }, h("strong", {}, `You ${sc[String(me)] ?? 0}`), " – ", h("strong", {}, `${sc[String(opp)] ?? 0} ${oppName}`)),
-      sc.tablas ? h("span", { class: "muted" }, ` · ${sc.tablas} tablas`) : "",
-      h("span", { class: "muted" }, ` · ${fmt} · deal ${m.deal_number ?? ""}`),
+      sc.tablas ? h("span", { class: "chip" }, `${sc.tablas} tablas`) : "",
+      h("span", { class: "chip" }, fmt),
+      h("span", { class: "chip" }, `deal ${m.deal_number ?? ""}`),
       m.opponent && m.opponent.kind === "person"
-        ? h("span", { class: `presence ${m.opponent.connected ? "on" : "off"}` },
-          m.opponent.joined === false ? ` · ${oppName} has not joined yet` : m.opponent.connected ? ` · ${oppName} online` : ` · ${oppName} away`)
+        ? h("span", { class: `chip presence ${m.opponent.joined === false ? "off" : m.opponent.connected ? "on" : "off"}` },
+          m.opponent.joined === false ? `${oppName} has not joined yet` : m.opponent.connected ? `${oppName} online` : `${oppName} away`)
         : "",
     );
 
@@ -261,9 +281,15 @@ export function openTable(main, matchId, { go }) {
     const oppCount = (v.hand_counts || {})[String(opp)] ?? 0;
     el.oppName.replaceChildren(oppName, h("span", { class: "muted small" }, ` · seat ${opp} · ${oppCount} card${oppCount === 1 ? "" : "s"} in hand`));
     if (v.opponent_hand) {
-      el.oppHand.replaceChildren(v.opponent_hand.length ? cardRow(v.opponent_hand, { size: "sm" }) : h("p", { class: "muted empty" }, "No cards left in hand."));
-      el.oppHand.setAttribute("aria-label", `${oppName}'s hand: ${spokenList(v.opponent_hand)}`);
+      // The deal is over: their hand face up, here only (the result box points to it).
+      el.oppHand.classList.add("revealed");
+      el.oppHand.replaceChildren(
+        h("span", { class: "hand-label", "aria-hidden": "true" }, `${oppName}'s hand, face up:`),
+        v.opponent_hand.length ? cardRow(v.opponent_hand, { size: "sm" }) : h("p", { class: "muted empty" }, "No cards left in hand."),
+      );
+      el.oppHand.setAttribute("aria-label", v.opponent_hand.length ? `${oppName}'s hand: ${spokenList(v.opponent_hand)}` : `${oppName} has no cards left in hand`);
     } else {
+      el.oppHand.classList.remove("revealed");
       const backs = h("span", { class: "backs" });
       for (let i = 0; i < oppCount; i++) backs.append(backEl("xs", ""));
       for (const b of backs.children) b.setAttribute("aria-hidden", "true");
@@ -340,10 +366,11 @@ export function openTable(main, matchId, { go }) {
     }
     const have = el.log.children.length;
     if (lines.length < have) el.log.replaceChildren();
-    for (const line of lines.slice(el.log.children.length)) {
-      el.log.append(h("li", { class: `log-${line.kind} ${line.seat === me ? "by-me" : line.seat ? "by-opp" : ""}` }, line.text));
-    }
-    el.log.scrollTop = el.log.scrollHeight;
+    lines.slice(el.log.children.length).forEach((line) => {
+      // explicit numbers: on a phone the older lines are hidden and must not renumber these
+      el.log.append(h("li", { value: el.log.children.length + 1, class: `log-${line.kind} ${line.seat === me ? "by-me" : line.seat ? "by-opp" : ""}` }, line.text));
+    });
+    syncLog();
 
     // Keep keyboard focus in the table across redraws.
     if (hadFocusInside && !root.contains(prevFocus)) {
@@ -380,7 +407,9 @@ export function openTable(main, matchId, { go }) {
       h("h2", { id: "result-title" }, title),
       h("p", { class: "match-line" }, matchLine),
       v.opponent_hand
-        ? h("div", { class: "reveal-hand" }, h("h3", {}, `${oppName}'s hand`), v.opponent_hand.length ? cardRow(v.opponent_hand, { size: "sm" }) : h("p", { class: "muted" }, "No cards."))
+        ? h("p", { class: "reveal-hand" }, v.opponent_hand.length
+          ? `${oppName}'s hand (${v.opponent_hand.length} card${v.opponent_hand.length === 1 ? "" : "s"}) is face up in their area below.`
+          : `${oppName} has no cards left in hand.`)
         : "",
       check,
     ];
