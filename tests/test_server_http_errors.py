@@ -101,3 +101,22 @@ def test_every_error_code_the_server_sends_is_in_the_protocol():
     doc = (root / "docs/PROTOCOL.md").read_text()
     documented = set(re.findall(r"^\| `([a-z_]+)` \|", doc, re.M))
     assert emitted <= documented, sorted(emitted - documented)
+
+
+def test_the_api_docs_page_needs_no_internet(client):
+    """/docs loads Swagger UI from this server, not a CDN: every URL it references is
+    local and answers 200."""
+    import re
+
+    r = client.get("/docs")
+    assert r.status_code == 200 and "SwaggerUIBundle" in r.text
+    html = r.text
+    assert not re.search(r"(?i)(https?:)?//[a-z0-9.-]+\.[a-z]", html), re.findall(r"(?i)https?://\S+", html)
+    refs = re.findall(r'(?:src|href)="([^"]+)"', html) + re.findall(r"url: '([^']+)'", html)
+    assert any(u.endswith(".js") for u in refs) and any(u.endswith(".css") for u in refs)
+    for url in refs:
+        assert url.startswith("/"), url
+        got = client.get(url)
+        assert got.status_code == 200 and len(got.content) > 100, url
+    assert client.get("/openapi.json").json()["info"]["title"] == "Gameweave table server"
+    assert client.get("/redoc").status_code == 404  # the CDN-only ReDoc page is off

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional
@@ -288,6 +289,8 @@ def create_app(
         version="0.1.0",
         description="Conquian matches between two seats. Protocol: docs/PROTOCOL.md.",
         lifespan=lifespan,
+        docs_url=None,  # served below from local files: the product needs no internet
+        redoc_url=None,
     )
     app.state.hub = hub
     app.state.database = store.description
@@ -372,6 +375,27 @@ def create_app(
         async with hub.lock(match_id):
             return table.summary(seat)
 
+    @app.post("/api/matches/{match_id}/invite-status", tags=["lobby"])
+    async def invite_status(match_id: str, body: JoinMatch) -> dict[str, Any]:
+        """Whether ``invite`` would take seat 2 now, without taking it; always 200:
+        ``{"open": bool, "code": None | "unknown_match" | "not_a_friend_match" |
+        "bad_invite" | "already_joined"}`` (the codes ``join`` would answer).  Lets the
+        page explain a used or wrong invite without a refused request."""
+        table = await hub.table(match_id)
+        if table is None:
+            code = "unknown_match"
+        elif table.opponent != "friend":
+            code = "not_a_friend_match"
+        elif table.invite is None or not secrets.compare_digest(
+            body.invite.encode("utf-8", "replace"), table.invite.encode()
+        ):
+            code = "bad_invite"
+        elif table.token_hashes[1] is not None:
+            code = "already_joined"
+        else:
+            code = None
+        return {"open": code is None, "code": code}
+
     @app.get("/api/matches/{match_id}/view", tags=["lobby"])
     async def get_view(match_id: str, authorization: Optional[str] = Header(None)) -> dict[str, Any]:
         """The seat's current state frame (same object as on the WebSocket)."""
@@ -438,7 +462,54 @@ def create_app(
         return index()
 
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
+    _add_offline_docs(app)
     return app
+
+
+DOCS_ASSETS_URL = "/docs-assets"
+"""Where the Swagger UI files (JS, CSS, favicon) of ``/docs`` are served from."""
+
+
+def docs_assets_dir() -> Path | None:
+    """The folder of the Swagger UI files shipped by the ``fastapi-offline`` package
+    (``swagger-ui-bundle.js``, ``swagger-ui.css``, ``favicon.png``), or None if it is not
+    installed."""
+    try:
+        from importlib.resources import files
+
+        folder = Path(str(files("fastapi_offline") / "static"))
+    except (ImportError, ModuleNotFoundError, TypeError):
+        return None
+    return folder if (folder / "swagger-ui-bundle.js").is_file() else None
+
+
+def _add_offline_docs(app: FastAPI) -> None:
+    """``GET /docs``: the Swagger UI page with its JS and CSS served by this server (no
+    CDN), so the API docs work with no internet."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    assets = docs_assets_dir()
+    if assets is not None:
+        app.mount(DOCS_ASSETS_URL, StaticFiles(directory=assets), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request):
+        root = request.scope.get("root_path", "")
+        if assets is None:
+            return HTMLResponse(
+                "<!doctype html><title>Gameweave API</title><h1>Gameweave API</h1>"
+                f"<p>The API docs page is not installed; the OpenAPI schema is at "
+                f"<a href='{root}{app.openapi_url}'>{app.openapi_url}</a>.</p>"
+            )
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}",
+            title=f"{app.title} - API docs",
+            swagger_js_url=f"{root}{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{DOCS_ASSETS_URL}/swagger-ui.css",
+            swagger_favicon_url=(f"{root}/static/favicon.svg" if (WEB_DIR / "favicon.svg").is_file()
+                                 else f"{root}{DOCS_ASSETS_URL}/favicon.png"),
+            swagger_ui_parameters={"validatorUrl": None},  # no call to an online validator
+        )
 
 
 async def _send_now(ws: WebSocket, frame: dict[str, Any]) -> None:
