@@ -323,10 +323,26 @@ def test_two_people_via_the_invite_link_with_a_force(new_context, live_server, t
     again = p1.request.post(f"/api/matches/{match_id}/join", data={"invite": invite_code})
     assert again.status == 409 and again.json()["error"]["code"] == "already_joined"
 
+    # a third browser opening the used invite is told so, without a refused request (the
+    # page asks invite-status first; a 409 would be a console error, failing this test)
+    p3 = new_context(PHONE).new_page()
+    p3.goto(url)
+    p3.wait_for_selector("text=Could not join this match")
+    assert "already taken the second seat" in p3.inner_text("main")
+    p3.goto(f"/join/{match_id}/{'0' * 32}")
+    p3.wait_for_selector("text=not valid for this match")
+
     # either seat deals the next one; both see deal 2
     p2.click("[data-testid=next-deal]")
     for page in (p1, p2):
         page.wait_for_selector("[data-testid=table-page][data-deal='2'][data-status=playing]")
+
+    # the replay of a deal still being played (or not yet dealt) is explained, again
+    # without a refused request
+    p1.goto(f"/replay/{match_id}/2")
+    p1.wait_for_selector("text=still being played")
+    p1.goto(f"/replay/{match_id}/9")
+    p1.wait_for_selector("text=has no deal 9")
 
 
 def test_reload_mid_deal_brings_back_the_same_table(new_context, tmp_path):

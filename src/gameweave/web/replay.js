@@ -22,6 +22,24 @@ function seatBlock(snap, s, me) {
       seat.hand.map((c) => cardEl(c, { size: "sm" }))));
 }
 
+/**
+ * Why deal `dealNo` of the match cannot be replayed yet, in words, or null when it can:
+ * reads the seat's summary (POST /api/my-matches, always 200).  A deal has ended when a
+ * later deal exists, or it is the current one and the status is deal_over / match_over.
+ */
+async function whyNoReplay(matchId, token, dealNo) {
+  const data = await api("POST", "/api/my-matches", { body: { seats: [{ match_id: matchId, token }] } });
+  const m = (data.matches || [])[0];
+  if (!m) return "This server has no such match for the seat this browser holds.";
+  if (!Number.isInteger(dealNo) || dealNo < 1 || dealNo > m.deal_number) {
+    return `This match has no deal ${dealNo} (it is at deal ${m.deal_number}).`;
+  }
+  if (dealNo === m.deal_number && m.status !== "deal_over" && m.status !== "match_over") {
+    return `Deal ${dealNo} is still being played: its replay opens when it ends (both hands stay hidden until then).`;
+  }
+  return null;
+}
+
 /** /replay/{id}/{n}: step through finished deal n of a match this browser holds a seat in. */
 export function openReplay(main, matchId, dealNo) {
   document.title = `Gameweave — replay of deal ${dealNo}`;
@@ -82,7 +100,14 @@ export function openReplay(main, matchId, dealNo) {
     );
   }
 
-  api("GET", `/api/matches/${encodeURIComponent(matchId)}/deals/${dealNo}/replay`, { token: mine.token })
+  // Ask first with a request that answers 200 whatever the match's state (the seat's
+  // summary), so that an unfinished or unknown deal is explained without a refused
+  // request (which the browser would log as an error in its console).
+  whyNoReplay(matchId, mine.token, dealNo)
+    .then((why) => {
+      if (why) throw new Error(why);
+      return api("GET", `/api/matches/${encodeURIComponent(matchId)}/deals/${dealNo}/replay`, { token: mine.token });
+    })
     .then((d) => {
       if (closed) return;
       data = d;

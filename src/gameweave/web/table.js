@@ -23,6 +23,14 @@ const ERROR_WORDS = {
   rate_limited: "Too many messages — slow down a little.",
 };
 
+/** Why an invite cannot be used, by the code of join / invite-status (PROTOCOL §3.3). */
+const JOIN_WORDS = {
+  already_joined: "Someone has already taken the second seat of this match.",
+  bad_invite: "This invite link is not valid for this match — check that it was copied whole.",
+  unknown_match: "There is no such match on this server.",
+  not_a_friend_match: "This match is against the computer; nobody can join it.",
+};
+
 function noSeatPage(main, matchId) {
   main.replaceChildren(
     h("section", { class: "panel" },
@@ -43,7 +51,14 @@ export function joinAndOpen(main, matchId, invite, ctx) {
     return openTable(main, matchId, ctx);
   }
   main.replaceChildren(h("section", { class: "panel" }, h("p", {}, "Taking your seat…")));
-  api("POST", `/api/matches/${encodeURIComponent(matchId)}/join`, { body: { invite } })
+  const path = `/api/matches/${encodeURIComponent(matchId)}`;
+  // Ask first (always 200) so that a used or wrong invite is explained without a refused
+  // request, which the browser would log as an error in its console.
+  api("POST", `${path}/invite-status`, { body: { invite } })
+    .then((st) => {
+      if (!st.open) throw new ApiError(200, st.code, JOIN_WORDS[st.code] || "This invite cannot be used.");
+      return api("POST", `${path}/join`, { body: { invite } });
+    })
     .then((res) => {
       saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent: "friend" });
       if (closed) return;
@@ -52,9 +67,7 @@ export function joinAndOpen(main, matchId, invite, ctx) {
     })
     .catch((err) => {
       if (closed) return;
-      const why = err instanceof ApiError && err.code === "already_joined"
-        ? "Someone has already taken the second seat of this match."
-        : err.message;
+      const why = (err instanceof ApiError && JOIN_WORDS[err.code]) || err.message;
       main.replaceChildren(
         h("section", { class: "panel" },
           h("h1", {}, "Could not join this match"),
