@@ -15,7 +15,7 @@ from ..engine import SeatView
 
 
 class Bot:
-    """Base class.  Subclasses implement :meth:`choose`.
+    """Base class.  Subclasses implement :meth:`decide` (called by :meth:`choose`).
 
     Attributes: ``name`` (registry name), ``seed`` (the seed; drawn at random when None) and
     ``rng`` (a private :class:`random.Random`; the built-in bots seed a fresh generator per
@@ -33,8 +33,18 @@ class Bot:
     def choose(self, view: SeatView) -> int:
         """Return one action int from ``view.legal`` (non-empty when the seat is to act).
 
+        A lone legal action is returned at once; otherwise :meth:`decide` picks.
         Raises :class:`ValueError` if the view has no legal actions (not this seat's turn).
         """
+        legal = view.legal
+        if not legal:
+            raise ValueError("no legal actions: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        return self.decide(view)
+
+    def decide(self, view: SeatView) -> int:
+        """Pick one of ``view.legal`` (at least two of them).  Subclasses implement it."""
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -64,11 +74,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, view: SeatView) -> int:
-        if not view.legal:
-            raise ValueError("no legal actions: it is not this seat's turn")
-        if len(view.legal) == 1:
-            return view.legal[0]
+    def decide(self, view: SeatView) -> int:
         return view_rng(self.seed, view).choice(view.legal)
 
 

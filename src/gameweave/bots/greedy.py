@@ -120,12 +120,8 @@ class GreedyBot(Bot):
         self.danger_weight = danger_weight
         self.force_min_hand = force_min_hand
 
-    def choose(self, view: SeatView) -> int:
+    def decide(self, view: SeatView) -> int:
         legal = view.legal
-        if not legal:
-            raise ValueError("no legal actions: it is not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
         return choose_greedy(view.hand, view.melds, view.seat, view.unseen(), view.hand_counts[1 - view.seat],
                              view.centre, legal, self.danger_weight, self.force_min_hand)
 

@@ -133,12 +133,8 @@ class SearchBot(Bot):
         self.width = width
         self.policy = policy
 
-    def choose(self, view: SeatView) -> int:
+    def decide(self, view: SeatView) -> int:
         legal = view.legal
-        if not legal:
-            raise ValueError("no legal actions: it is not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
         rng = view_rng(self.seed, view)
         seat = view.seat
         opp = 1 - seat
