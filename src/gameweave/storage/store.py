@@ -107,6 +107,14 @@ _END_DEAL = (
 )
 
 
+def _bump_version(conn, table: Table, prev_version: int) -> None:
+    """Move the match row from ``prev_version`` to ``table.version`` in ``conn``'s
+    transaction.  Raises :class:`StorageError` if another writer moved it first."""
+    res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version})
+    if res.rowcount != 1:
+        raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
+
+
 class Store:
     """Tables in a database.
 
@@ -183,9 +191,7 @@ class Store:
         now = _now()
         try:
             with self.engine.begin() as conn:
-                res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version})
-                if res.rowcount != 1:
-                    raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
+                _bump_version(conn, table, prev_version)
                 conn.execute(_INSERT_ACTION, {
                     "match_id": table.match_id, "deal_number": d.number, "seq": seq, "seat": seat,
                     "action": text, "created_at": now,
@@ -204,9 +210,7 @@ class Store:
         now = _now()
         try:
             with self.engine.begin() as conn:
-                res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version})
-                if res.rowcount != 1:
-                    raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
+                _bump_version(conn, table, prev_version)
                 self._insert_deal(conn, table.match_id, table.deal, now)
         except IntegrityError as exc:
             raise StorageError(f"match {table.match_id}: deal {table.deal.number} is already stored") from exc
