@@ -1,6 +1,6 @@
 """Random-playout benchmark: deals/s and transitions/s, median and min/max of 7 reps.
 
-    python benchmarks/playout.py [--deals N] [--reps R]
+    python benchmarks/playout.py [--deals N] [--reps R] [--rules NAME]
 
 Same as ``gameweave bench``.  To compare with OpenSpiel and RLCard in the same run:
 
@@ -20,5 +20,6 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--rules", default="gameweave", help="rule profile (gameweave, anglo-american, classic)")
     args = ap.parse_args()
-    print(report(run(deals=args.deals, reps=max(5, args.reps))))
+    print(report(run(deals=args.deals, reps=max(5, args.reps), rules=args.rules)))

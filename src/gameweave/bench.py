@@ -18,13 +18,13 @@ import statistics
 import time
 from typing import Any
 
-from .engine import GameState, shuffled_deck
+from .engine import GameState, Rules, find_profile, shuffled_deck
 
 ANCHOR_NAME = "gameweave_random_playout"
 
 
-def playout_rep(decks: list[tuple[int, ...]], seed: int) -> tuple[int, int, float]:
-    """Play every deck once with uniform random legal actions.
+def playout_rep(decks: list[tuple[int, ...]], seed: int, rules: Rules | str = "gameweave") -> tuple[int, int, float]:
+    """Play every deck once with uniform random legal actions under profile ``rules``.
 
     Returns ``(deals, transitions, seconds)``; seconds is wall time (perf_counter).
     """
@@ -33,32 +33,35 @@ def playout_rep(decks: list[tuple[int, ...]], seed: int) -> tuple[int, int, floa
     transitions = 0
     t0 = time.perf_counter()
     for i, deck in enumerate(decks):
-        st = GameState.new(deck, opener=i & 1)
+        st = GameState.new(deck, opener=i & 1, rules=rules)
         legal = st.legal_actions
         apply = st.apply
-        while st.phase != 4:
+        while not st.is_over:
             apply(choice(legal()))
             transitions += 1
     return len(decks), transitions, time.perf_counter() - t0
 
 
-def run(deals: int = 2000, reps: int = 7, warmup: int = 1) -> dict[str, Any]:
-    """Run the benchmark: ``warmup`` + ``reps`` repetitions of ``deals`` deals each.
+def run(deals: int = 2000, reps: int = 7, warmup: int = 1, rules: Rules | str = "gameweave") -> dict[str, Any]:
+    """Run the benchmark: ``warmup`` + ``reps`` repetitions of ``deals`` deals each,
+    under profile ``rules`` (§V).  The anchor name carries the profile unless it is
+    gameweave (``gameweave_random_playout`` stays the gameweave figure).
 
     Returns the ANCHOR-format result dict (rates in deals/s and transitions/s).
     """
+    profile = find_profile(rules)
     decks = [shuffled_deck(s) for s in range(deals)]
     for w in range(warmup):
-        playout_rep(decks, -1 - w)
+        playout_rep(decks, -1 - w, profile)
     gc.collect()
-    samples = [playout_rep(decks, r) for r in range(reps)]
+    samples = [playout_rep(decks, r, profile) for r in range(reps)]
     rates: dict[str, dict[str, float]] = {}
     for key, idx in (("deals_per_s", 0), ("transitions_per_s", 1)):
         vals = [s[idx] / s[2] for s in samples]
         rates[key] = {"median": statistics.median(vals), "min": min(vals), "max": max(vals)}
     secs = [s[2] for s in samples]
     return {
-        "anchor": ANCHOR_NAME,
+        "anchor": ANCHOR_NAME if profile.name == "gameweave" else f"{ANCHOR_NAME}_{profile.name.replace('-', '_')}",
         "reps": reps,
         "warmup": warmup,
         "rep_seconds": {"median": statistics.median(secs), "min": min(secs), "max": max(secs)},
@@ -66,7 +69,7 @@ def run(deals: int = 2000, reps: int = 7, warmup: int = 1) -> dict[str, Any]:
         "rates": rates,
         "per_unit": {},
         "primary": "transitions_per_s",
-        "meta": {"python": platform.python_version(), "deals_per_rep": deals},
+        "meta": {"python": platform.python_version(), "deals_per_rep": deals, "rules": profile.name},
     }
 
 
@@ -74,7 +77,7 @@ def report(result: dict[str, Any]) -> str:
     """Human-readable lines for a :func:`run` result, then the ANCHOR line."""
     r = result["rates"]
     lines = [
-        f"gameweave random playouts: {result['meta']['deals_per_rep']} deals x {result['reps']} reps, "
+        f"gameweave random playouts ({result['meta']['rules']} rules): {result['meta']['deals_per_rep']} deals x {result['reps']} reps, "
         f"Python {result['meta']['python']}, one core",
         "  transitions/s: median {median:,.0f}  (min {min:,.0f}, max {max:,.0f})".format(**r["transitions_per_s"]),
         "  deals/s:       median {median:,.0f}  (min {min:,.0f}, max {max:,.0f})".format(**r["deals_per_s"]),

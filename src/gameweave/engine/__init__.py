@@ -1,4 +1,4 @@
-"""The Conquian rules engine (RULES.md, gameweave profile).
+"""The Conquian rules engine (RULES.md: the gameweave, anglo-american and classic profiles).
 
 Pure and deterministic: standard library only, no I/O, no clocks, no global randomness.
 Deterministic from (profile, deck order, opener, actions).
@@ -10,26 +10,48 @@ Quick start::
     st.legal_texts()                    # ['turn']
     st.play("turn")                     # checked apply from §VII text
     view = seat_view(st, 0)             # what seat 1 may see (R21)
+    st = GameState.new(seed=7, rules="classic")   # a profile that rearranges (R18)
 """
 
 from .actions import (
-    REFUSE, THROW, TURN, Decoded, action_kind, decode, format_action, meld_action,
-    parse_action, refuse_action, throw_action,
+    FORCE, FORCE_ANY, MELD, REFUSE, TABLE, TURN, Action, Decoded, decode, force_of,
+    format_action, is_forcing, is_meld, kind_of, meld_action, meld_cards, parse_action,
+    refuse_action, table_action, table_of, throw_action, thrown_card,
 )
 from .cards import (
-    CARD_NAMES, FULL_MASK, RANK_MASKS, RANKS, SUIT_MASKS, SUITS, card_list, card_name,
-    cards_of, format_cards, lowest_card, make_card, mask_names, mask_of, parse_card,
-    parse_cards, rank_of, suit_of,
+    CARD_NAMES, FULL_MASK, RANK_MASKS, RANKS, SUIT_MASKS, SUITS, Card, Mask, Seat,
+    card_name, cards_of, format_cards, make_card, mask_names, mask_of, parse_card,
+    parse_cards,
 )
-from .errors import GameweaveError, IllegalActionError, UnknownProfileError, UnparsableError
-from .match import MATCH_FORMATS, Match
+from .errors import (
+    GameweaveError, IllegalActionError, OptionError, UnknownProfileError, UnparsableError,
+)
+from .flow import RearrangeFlow, SingleMeldFlow, flow_for
+from .match import Match, match_options
 from .melds import MeldTable, meld_table
-from .record import GameRecord, ReplayError, load_records, snapshot
-from .rules import ANGLO_AMERICAN, CLASSIC, GAMEWEAVE, PROFILES, Rules, find_profile
+from .record import GameRecord, MatchRecord, ReplayError, load_records, read_record, snapshot
+from .rules import (
+    ANGLO_AMERICAN, CLASSIC, GAMEWEAVE, MATCH_FORMATS, PROFILE_NAMES, PROFILES, TABLAS_STAKES,
+    Rules, find_profile,
+)
 from .state import (
-    DECISIONS, PH_MELD, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PLAYING, TABLAS, WON,
-    GameState, shuffled_deck, validate_deck,
+    DECISIONS, PH_FORCED, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PH_TURNED, PHASE_OF, PLAYING,
+    TABLAS, WIN_COUNT, WON, GameState, shuffled_deck, validate_deck,
 )
 from .view import PublicEvent, SeatView, public_history, seat_view
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+__all__ = [
+    "ANGLO_AMERICAN", "CARD_NAMES", "CLASSIC", "DECISIONS", "FORCE", "FORCE_ANY", "FULL_MASK",
+    "GAMEWEAVE", "MATCH_FORMATS", "MELD", "PHASE_OF", "PH_FORCED", "PH_OVER", "PH_TAKE",
+    "PH_THROW", "PH_TURN", "PH_TURNED", "PLAYING", "PROFILES", "PROFILE_NAMES", "RANKS",
+    "RANK_MASKS", "REFUSE", "SUITS", "SUIT_MASKS", "TABLAS", "TABLAS_STAKES", "TABLE", "TURN",
+    "WIN_COUNT", "WON", "Action", "Card", "Decoded", "GameRecord", "GameState", "GameweaveError",
+    "IllegalActionError", "Mask", "Match", "MatchRecord", "MeldTable", "OptionError",
+    "PublicEvent", "RearrangeFlow", "ReplayError", "Rules", "Seat", "SeatView", "SingleMeldFlow",
+    "UnknownProfileError", "UnparsableError", "card_name", "cards_of", "decode", "find_profile",
+    "flow_for", "force_of", "format_action", "format_cards", "is_forcing", "is_meld", "kind_of",
+    "load_records", "make_card", "mask_names", "mask_of", "match_options", "meld_action",
+    "meld_cards", "meld_table", "parse_action", "parse_card", "parse_cards", "public_history",
+    "read_record", "refuse_action", "seat_view", "shuffled_deck", "snapshot", "table_action",
+    "table_of", "throw_action", "thrown_card", "validate_deck",
+]

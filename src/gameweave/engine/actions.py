@@ -1,123 +1,297 @@
-"""Actions as small ints with one text form that parses back (RULES §VII).
+"""The action codec: actions as small ints with one text form (RULES §VII).
 
-An action is a plain ``int``:
+This module is the only place that knows how an action int is laid out; every other
+layer uses the helpers below (``kind_of``, ``meld_cards``, ``table_of``, ``thrown_card``,
+``force_of``, ``is_forcing``) and never does bit arithmetic on actions.
 
-* ``0 < a < TURN`` — ``meld``: ``a`` is the 40-bit mask of the *whole resulting meld*
-  (for an addition, the old meld plus the taken card; R12).
-* ``TURN`` — let the live card (if any) die and turn the top stock card (R10, R17).
-* ``REFUSE | n`` — refuse the turned card; ``n`` = 0, or the opponent's meld number
-  ``1..`` to force it onto (R11, R15).
-* ``THROW | card << 8 | n`` — throw ``card``; ``n`` as for refuse (R13, R15).
+An action is a plain ``int`` ``payload << 3 | kind``:
 
-:func:`format_action` and :func:`parse_action` are exact inverses on canonical text:
-``format_action(parse_action(s)) == s`` for every canonical ``s``, and
-``parse_action(format_action(a)) == a`` for every action.  Neither needs a state; whether
-an action is *legal now* is the state's business.
+=============  ======================================================================
+kind           payload
+=============  ======================================================================
+``MELD`` 0     the 40-bit mask of the *whole resulting meld* (R12; gameweave)
+``TURN`` 1     none: let the live card (if any) die and turn the stock (R10, R17)
+``REFUSE`` 2   the force: 0 none, 1..99 the opponent's meld number (R15), or
+               ``FORCE_ANY`` for a force that names no meld (R18e)
+``THROW`` 3    ``card | force << 6`` (R13, R15)
+``FORCE`` 4    none: force the refused turned card back onto its turner (R19)
+``TABLE`` 5    a whole new table (R18): the ids of its melds in the uncapped meld
+               table, plus one, 8 bits each, melds in order of their lowest card
+=============  ======================================================================
+
+Ids of the uncapped table are the same under every sequence cap, so one action int
+means the same table in every profile.  A table of a deal in progress never holds more
+than eleven cards, so at most three melds: the payload fits 24 bits.
+
+:func:`format_action` needs no profile; :func:`parse_action` takes the profile because
+the same text means different things in different profiles (``meld 4h 5h 6h`` is one
+meld in gameweave and a whole table where tables are rearranged; ``refuse force 2`` is
+unparsable there).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
-from .cards import CARD_NAMES, cards_of, parse_card
+from .cards import CARD_NAMES, Mask, cards_of, parse_card
 from .errors import UnparsableError
+from .melds import meld_table
 
-KIND_SHIFT = 40
-TURN = 1 << KIND_SHIFT
+if TYPE_CHECKING:
+    from .rules import Rules
+
+Action: TypeAlias = int
+"""An action int (see the module docstring)."""
+
+MELD, TURN_KIND, REFUSE_KIND, THROW_KIND, FORCE_KIND, TABLE = range(6)
+"""Action kinds (the low three bits of an action)."""
+KIND_NAMES: tuple[str, ...] = ("meld", "turn", "refuse", "throw", "force", "meld")
+"""``KIND_NAMES[kind]``: the §VII verb of each kind (a table is written ``meld``)."""
+
+TURN: Action = TURN_KIND
 """The ``turn`` action."""
-REFUSE = 2 << KIND_SHIFT
-"""The ``refuse`` action; ``REFUSE | n`` forces onto the opponent's meld ``n``."""
-THROW = 3 << KIND_SHIFT
-"""Base of ``throw`` actions; see :func:`throw_action`."""
+REFUSE: Action = REFUSE_KIND
+"""The ``refuse`` action with no force."""
+FORCE: Action = FORCE_KIND
+"""The ``force`` action: force back a refused turned card (R19)."""
 
-MELD_KIND, TURN_KIND, REFUSE_KIND, THROW_KIND = 0, 1, 2, 3
-KIND_NAMES = ("meld", "turn", "refuse", "throw")
+FORCE_ANY = 127
+"""The force value of a force that names no meld (profiles that rearrange, R18e)."""
+MAX_FORCE_NUMBER = 99
+"""The highest meld number a gameweave ``force N`` may name."""
+
+_ALL = meld_table(None)
+_ID_OF: dict[int, int] = _ALL.ids
+_MELDS: tuple[int, ...] = _ALL.melds
 
 
 class Decoded(NamedTuple):
-    """A decoded action: ``kind`` (0 meld, 1 turn, 2 refuse, 3 throw), ``meld`` (40-bit
-    mask or 0), ``card`` (the thrown card, or -1) and ``force`` (meld number or 0)."""
+    """A decoded action.
+
+    Attributes:
+        kind: ``MELD, TURN_KIND, REFUSE_KIND, THROW_KIND, FORCE_KIND`` or ``TABLE``.
+        melds: the resulting meld (a 1-tuple for ``MELD``) or table (``TABLE``), as
+            40-bit masks in order of their lowest card; ``()`` otherwise.
+        card: the thrown card (0..39), or -1.
+        force: 0 (no force), a meld number 1..99, or ``FORCE_ANY``.
+    """
 
     kind: int
-    meld: int
+    melds: tuple[Mask, ...]
     card: int
     force: int
 
 
-def meld_action(mask: int) -> int:
-    """The ``meld`` action whose resulting meld is the 40-bit ``mask``."""
-    return mask
+# ---------------------------------------------------------------- builders
+def meld_action(mask: Mask) -> Action:
+    """The gameweave ``meld`` action whose resulting meld is ``mask`` (R12)."""
+    return mask << 3
 
 
-def refuse_action(force: int = 0) -> int:
-    """The ``refuse`` action, forcing onto the opponent's meld number ``force`` if > 0."""
-    return REFUSE | force
+def table_action(melds: "tuple[Mask, ...] | list[Mask]") -> Action:
+    """The ``meld`` action of a whole new table (R18): ``melds`` are legal melds (any
+    order).  Raises :class:`KeyError` if one is not a meld of the pack."""
+    payload = 0
+    shift = 0
+    for m in sorted(melds, key=lambda x: x & -x):
+        payload |= (_ID_OF[m] + 1) << shift
+        shift += 8
+    return payload << 3 | TABLE
 
 
-def throw_action(card: int, force: int = 0) -> int:
-    """The ``throw`` action for ``card`` (0..39), forcing onto meld ``force`` if > 0."""
-    return THROW | (card << 8) | force
+def refuse_action(force: int = 0) -> Action:
+    """``refuse``; forcing onto meld number ``force`` (gameweave) or ``FORCE_ANY``."""
+    return force << 3 | REFUSE_KIND
 
 
-def action_kind(action: int) -> int:
-    """0 meld, 1 turn, 2 refuse, 3 throw."""
-    return action >> KIND_SHIFT
+def throw_action(card: int, force: int = 0) -> Action:
+    """``throw card`` (0..39); forcing as for :func:`refuse_action`."""
+    return (card | force << 6) << 3 | THROW_KIND
 
 
-def decode(action: int) -> Decoded:
+# ---------------------------------------------------------------- decoders
+def kind_of(action: Action) -> int:
+    """The kind of an action (low three bits)."""
+    return action & 7
+
+
+def is_meld(action: Action) -> bool:
+    """True for a ``meld`` action of either form (one meld, or a whole table)."""
+    k = action & 7
+    return k == MELD or k == TABLE
+
+
+_TABLE_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def table_of(action: Action) -> tuple[Mask, ...]:
+    """The melds a ``meld`` action results in: a 1-tuple for a gameweave meld, the
+    whole table for an R18 table; ``()`` for any other action."""
+    k = action & 7
+    if k == MELD:
+        return (action >> 3,)
+    if k != TABLE:
+        return ()
+    got = _TABLE_CACHE.get(action)
+    if got is None:
+        p = action >> 3
+        out = []
+        while p:
+            out.append(_MELDS[(p & 0xFF) - 1])
+            p >>= 8
+        got = tuple(out)
+        if len(_TABLE_CACHE) < 1 << 16:
+            _TABLE_CACHE[action] = got
+    return got
+
+
+def meld_cards(action: Action) -> Mask:
+    """The 40-bit mask of every card in a ``meld`` action's result (0 otherwise)."""
+    k = action & 7
+    if k == MELD:
+        return action >> 3
+    m = 0
+    for x in table_of(action):
+        m |= x
+    return m
+
+
+def thrown_card(action: Action) -> int:
+    """The card a ``throw`` action throws, or -1 for any other action."""
+    if action & 7 != THROW_KIND:
+        return -1
+    return (action >> 3) & 0x3F
+
+
+def force_of(action: Action) -> int:
+    """The force of a ``refuse``/``throw``: 0 none, 1..99 a meld number, ``FORCE_ANY``."""
+    k = action & 7
+    if k == REFUSE_KIND:
+        return action >> 3
+    if k == THROW_KIND:
+        return action >> 9
+    return 0
+
+
+def is_forcing(action: Action) -> bool:
+    """True if the action puts a card on the other seat: a forcing ``refuse`` or
+    ``throw`` (R15) or a ``force`` back (R19)."""
+    k = action & 7
+    if k == FORCE_KIND:
+        return True
+    return (k == REFUSE_KIND or k == THROW_KIND) and force_of(action) != 0
+
+
+def decode(action: Action) -> Decoded:
     """Split an action int into its parts (see :class:`Decoded`)."""
-    kind = action >> KIND_SHIFT
-    if kind == MELD_KIND:
-        return Decoded(0, action, -1, 0)
-    if kind == TURN_KIND:
-        return Decoded(1, 0, -1, 0)
-    if kind == REFUSE_KIND:
-        return Decoded(2, 0, -1, action & 0xFF)
-    return Decoded(3, 0, (action >> 8) & 0x3F, action & 0xFF)
+    k = action & 7
+    return Decoded(k, table_of(action), thrown_card(action), force_of(action))
 
 
-def format_action(action: int) -> str:
-    """Canonical text of an action (§VII), e.g. ``'meld 4h 5h 6h'``, ``'throw Ks force 1'``.
+# ---------------------------------------------------------------- text
+def _force_text(force: int) -> str:
+    if force == 0:
+        return ""
+    if force == FORCE_ANY:
+        return " force"
+    return f" force {force}"
+
+
+def format_action(action: Action) -> str:
+    """Canonical text of an action (§VII), e.g. ``'meld 4h 5h 6h'``,
+    ``'meld 3h 4h 5h / 6c 6d 6h'``, ``'throw Ks force 1'``, ``'refuse force'``.
 
     Raises :class:`ValueError` for an int that is not an action.
     """
-    kind = action >> KIND_SHIFT
-    if kind == MELD_KIND:
-        if action <= 0:
+    if not isinstance(action, int) or action < 0:
+        raise ValueError(f"not an action: {action!r}")
+    k = action & 7
+    if k == MELD:
+        mask = action >> 3
+        if mask <= 0 or mask >> 40:
             raise ValueError(f"not an action: {action!r}")
-        return "meld " + " ".join(CARD_NAMES[c] for c in cards_of(action))
+        return "meld " + " ".join(CARD_NAMES[c] for c in cards_of(mask))
+    if k == TABLE:
+        p = action >> 3
+        if p == 0 or p >> 24:
+            raise ValueError(f"not an action: {action!r}")
+        ids = []
+        while p:
+            i = (p & 0xFF) - 1
+            if not 0 <= i < len(_MELDS):
+                raise ValueError(f"not an action: {action!r}")
+            ids.append(i)
+            p >>= 8
+        melds = [_MELDS[i] for i in ids]
+        if table_action(melds) != action or _overlap(melds):
+            raise ValueError(f"not an action: {action!r}")
+        return "meld " + " / ".join(" ".join(CARD_NAMES[c] for c in cards_of(m)) for m in melds)
     if action == TURN:
         return "turn"
-    force = action & 0xFF
-    tail = f" force {force}" if force else ""
-    if kind == REFUSE_KIND and action == REFUSE | force:
-        return "refuse" + tail
-    if kind == THROW_KIND:
-        card = (action >> 8) & 0x3F
-        if card < 40 and action == throw_action(card, force):
-            return f"throw {CARD_NAMES[card]}{tail}"
+    if action == FORCE:
+        return "force"
+    if k == REFUSE_KIND:
+        force = action >> 3
+        if force <= MAX_FORCE_NUMBER or force == FORCE_ANY:
+            return "refuse" + _force_text(force)
+    if k == THROW_KIND:
+        card = (action >> 3) & 0x3F
+        force = action >> 9
+        if card < 40 and (force <= MAX_FORCE_NUMBER or force == FORCE_ANY):
+            return f"throw {CARD_NAMES[card]}{_force_text(force)}"
     raise ValueError(f"not an action: {action!r}")
 
 
-def _parse_force(words: list[str], text: str) -> int:
+def _overlap(melds: list[int]) -> bool:
+    seen = 0
+    for m in melds:
+        if seen & m:
+            return True
+        seen |= m
+    return False
+
+
+def _parse_force(words: list[str], text: str, numbered: bool) -> int:
     if not words:
         return 0
-    if len(words) == 2 and words[0].lower() == "force" and words[1].isdigit():
-        n = int(words[1])
-        if 1 <= n <= 99:
-            return n
-    raise UnparsableError(f"cannot read {text!r}: expected 'force N' with N a meld number")
+    if words[0].lower() == "force":
+        if numbered:
+            if len(words) == 2 and words[1].isdigit() and len(words[1]) <= 2:
+                n = int(words[1])
+                if 1 <= n <= MAX_FORCE_NUMBER:
+                    return n
+            raise UnparsableError(f"cannot read {text!r}: expected 'force N' with N a meld number")
+        if len(words) == 1:
+            return FORCE_ANY
+        raise UnparsableError(
+            f"cannot read {text!r}: where melds are rearranged (R18e) a force names no meld number"
+        )
+    raise UnparsableError(f"cannot read {text!r}: only 'force' may follow the card")
 
 
-def parse_action(text: str) -> int:
-    """Parse one action written in §VII notation; case-insensitive, cards in any order.
+def _parse_cards(words: list[str], text: str) -> int:
+    mask = 0
+    for w in words:
+        bit = 1 << parse_card(w)
+        if mask & bit:
+            raise UnparsableError(f"cannot read {text!r}: {w} is listed twice")
+        mask |= bit
+    return mask
 
-    Returns the action int.  Raises :class:`UnparsableError` if the text is not an action
-    at all (unknown word, bad card, a card listed twice, stray words).  Whether it is
-    legal now is not checked here.
+
+def parse_action(text: str, rules: "Rules | None" = None) -> Action:
+    """Parse one action written in §VII notation under a profile (default gameweave);
+    case-insensitive, melds and cards in any order.
+
+    Returns the action int.  Raises :class:`UnparsableError` if the text is not an
+    action of that profile at all (unknown word, bad card, a card listed twice, a group
+    of a table that is no meld, ``/`` or ``force N`` where tables are rearranged or not,
+    ``force`` where R19 does not apply, stray words).  Legality now is the state's
+    business.
     """
     if not isinstance(text, str):
         raise UnparsableError(f"an action must be text, not {type(text).__name__}")
+    rearranging = rules is not None and rules.rearranging
     words = text.split()
     if not words:
         raise UnparsableError("empty action")
@@ -126,27 +300,49 @@ def parse_action(text: str) -> int:
         if len(words) != 1:
             raise UnparsableError(f"cannot read {text!r}: 'turn' takes nothing after it")
         return TURN
+    if verb == "force":
+        if rules is None or not rules.force_back:
+            raise UnparsableError(
+                f"cannot read {text!r}: forcing back (R19) belongs to the anglo-american profile"
+            )
+        if len(words) != 1:
+            raise UnparsableError(f"cannot read {text!r}: 'force' takes nothing after it")
+        return FORCE
     if verb == "refuse":
-        return REFUSE | _parse_force(words[1:], text)
+        return refuse_action(_parse_force(words[1:], text, not rearranging))
     if verb == "throw":
         if len(words) < 2:
             raise UnparsableError(f"cannot read {text!r}: 'throw' needs a card, e.g. 'throw Ks'")
         card = parse_card(words[1])
-        return throw_action(card, _parse_force(words[2:], text))
+        return throw_action(card, _parse_force(words[2:], text, not rearranging))
     if verb == "meld":
-        if "/" in words:
-            raise UnparsableError(
-                f"cannot read {text!r}: '/' separates melds only in profiles that rearrange (R18)"
-            )
-        if len(words) < 2:
+        body = text.strip()[4:]
+        if not body.strip():
             raise UnparsableError(f"cannot read {text!r}: 'meld' needs the cards of the meld")
-        mask = 0
-        for w in words[1:]:
-            bit = 1 << parse_card(w)
-            if mask & bit:
-                raise UnparsableError(f"cannot read {text!r}: {w} is listed twice")
-            mask |= bit
-        return mask
+        if not rearranging:
+            if "/" in body:
+                raise UnparsableError(
+                    f"cannot read {text!r}: '/' separates melds only in profiles that rearrange (R18)"
+                )
+            return meld_action(_parse_cards(body.split(), text))
+        melds: list[int] = []
+        seen = 0
+        for group in body.split("/"):
+            words_g = group.split()
+            if not words_g:
+                raise UnparsableError(f"cannot read {text!r}: an empty meld between '/'")
+            m = _parse_cards(words_g, text)
+            if seen & m:
+                raise UnparsableError(f"cannot read {text!r}: a card is listed twice")
+            seen |= m
+            if m not in _ID_OF:
+                raise UnparsableError(
+                    f"cannot read {text!r}: {' '.join(words_g)} is not a set or a sequence (R5, R6)"
+                )
+            melds.append(m)
+        if len(melds) > 3:
+            raise UnparsableError(f"cannot read {text!r}: a table holds at most eleven cards")
+        return table_action(melds)
     raise UnparsableError(
-        f"cannot read {text!r}: an action starts with turn, meld, refuse or throw"
+        f"cannot read {text!r}: an action starts with turn, meld, refuse, throw or force"
     )

@@ -11,9 +11,16 @@ Everything here is built once at import; nothing allocates per call on the hot p
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TypeAlias
 
 from .errors import UnparsableError
+
+Card: TypeAlias = int
+"""A card, 0..39 (``rank * 4 + suit``)."""
+Mask: TypeAlias = int
+"""A set of cards as a 40-bit mask (bit ``card`` set)."""
+Seat: TypeAlias = int
+"""A seat index, 0 or 1 (shown as 1 and 2 to people)."""
 
 RANKS = "A234567JQK"
 """Rank characters in sequence position order (R1, R2)."""

@@ -7,9 +7,8 @@ that record -> replay gives the identical state (§VII).  :func:`build_deck` wri
 deck order (R8) from two hands and the top of the stock, which keeps hand-built tests
 readable.
 
-Standard library only.  Run it from a shell::
-
-    python -m gameweave.engine.conformance --seed 1 --deals 200
+Standard library only.  Run it from a shell with ``gameweave conformance --rules
+classic --seed 1 --deals 1000``.
 """
 
 from __future__ import annotations
@@ -18,13 +17,14 @@ import json
 import random
 from typing import Any, Iterable, Sequence
 
-from .actions import format_action, parse_action
+from .actions import format_action, is_forcing, is_meld, parse_action
 from .cards import CARD_NAMES, FULL_MASK, format_cards, mask_of, parse_cards
 from .melds import meld_table
 from .record import GameRecord, snapshot
+from .rules import GAMEWEAVE, Rules, find_profile
 from .state import (
-    HAND_SIZE, PH_MELD, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PLAYING, STOCK_START, TABLAS,
-    WIN_COUNT, WON, GameState,
+    HAND_SIZE, PH_FORCED, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PH_TURNED, PLAYING, STOCK_START,
+    TABLAS, WIN_COUNT, WON, GameState,
 )
 from .view import seat_view
 
@@ -104,10 +104,14 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
             low = (m & -m).bit_length() - 1
             if low <= prev_low:
                 _fail(state, f"§VII: seat {s + 1}'s melds are not in order of their lowest card")
+            if state.rules.max_sequence is not None and m.bit_count() > state.rules.max_sequence:
+                _fail(state, f"R6: seat {s + 1}'s meld {n} is longer than {state.rules.max_sequence}")
             prev_low = low
             places.append((f"seat {s + 1}'s meld {n}", m))
     if state.card >= 0:
         places.append(("the centre", 1 << state.card))
+    if state.forced >= 0:
+        places.append(("the forced card", 1 << state.forced))
     seen = 0
     total = 0
     for name, m in places:
@@ -119,12 +123,12 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
         _fail(state, f"R1: cards lost: {format_cards(FULL_MASK & ~seen)}")
     for s in (0, 1):
         t = state.table_mask(s).bit_count()
-        if state.tcount[s] != t:
-            _fail(state, f"seat {s + 1}: table count {state.tcount[s]} but {t} cards on the table")
+        if state.table_counts[s] != t:
+            _fail(state, f"seat {s + 1}: table count {state.table_counts[s]} but {t} cards on the table")
         e = 0
         for m in state.melds[s]:
             e |= tab.ext[m]
-        if state.extall[s] != e:
+        if state.extensions[s] != e:
             _fail(state, f"R15: seat {s + 1}'s extension mask is stale")
         size = t + state.hands[s].bit_count()
         want = HAND_SIZE + (1 if (state.phase == PH_THROW and state.to_act == s)
@@ -139,7 +143,7 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
         if legal:
             _fail(state, "legal actions after the deal is over")
         if state.status == WON:
-            if state.winner not in (0, 1) or state.tcount[state.winner] != WIN_COUNT:
+            if state.winner not in (0, 1) or state.table_counts[state.winner] != WIN_COUNT:
                 _fail(state, "R16: a won deal needs a winner with eleven melded cards")
             if state.hands[state.winner]:
                 _fail(state, "R16: the winner still holds cards")
@@ -152,7 +156,7 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
         _fail(state, "no legal action while the deal is being played")
     if len(set(legal)) != len(legal):
         _fail(state, "an action is listed twice among the legal actions")
-    if max(state.tcount) >= WIN_COUNT:
+    if max(state.table_counts) >= WIN_COUNT:
         _fail(state, "R16: a seat has eleven melded cards but the deal goes on")
     if ph == PH_TURN:
         if state.card != -1 or state.history:
@@ -160,12 +164,19 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
     elif ph == PH_TAKE:
         if state.card < 0 or state.live_from != 1 - state.to_act:
             _fail(state, "R10: 'take_or_turn' needs a live card let go by the opponent")
-    elif ph == PH_MELD:
+    elif ph == PH_TURNED:
         if state.card < 0 or state.live_from != -1 or state.card != state.deck[state.stock_pos - 1]:
             _fail(state, "R10: 'meld_or_refuse' needs the card just turned from the stock")
     elif ph == PH_THROW:
         if state.card != -1 or not state.hands[state.to_act]:
             _fail(state, "R13: 'throw' needs an empty centre and a card to throw")
+    elif ph == PH_FORCED:
+        if state.card != -1 or state.forced < 0 or not state.rules.rearranging:
+            _fail(state, "R18e: decision 'meld' needs a forced card, nothing live, a profile that rearranges")
+    if ph != PH_FORCED and state.forced != -1:
+        _fail(state, "R18e: a forced card waits outside decision 'meld'")
+    if state.refused and (ph != PH_TAKE or state.history[-1] & 7 != 2):
+        _fail(state, "R19: only a live card just refused is marked refused")
     if views:
         for s in (0, 1):
             _check_view(state, s)
@@ -190,7 +201,7 @@ def same_state(a: GameState, b: GameState) -> bool:
     melds, centre, dead cards, phase, status, history)."""
     return (
         a.rules == b.rules and a.deck == b.deck and a.opener == b.opener
-        and a.hands == b.hands and a.melds == b.melds and a.tcount == b.tcount
+        and a.hands == b.hands and a.melds == b.melds and a.table_counts == b.table_counts and a.forced == b.forced and a.refused == b.refused
         and a.stock_pos == b.stock_pos and a.to_act == b.to_act and a.phase == b.phase
         and a.card == b.card and a.live_from == b.live_from and a.dead == b.dead
         and a.status == b.status and a.winner == b.winner and a.history == b.history
@@ -203,7 +214,7 @@ def choose_action(rng: random.Random, legal: Sequence[int], eager: float = 0.0) 
     the deal on (a meld, R12, or a forcing throw or refusal, R15) when there is one,
     otherwise any, uniformly."""
     if eager and rng.random() < eager:
-        keen = [x for x in legal if x >> 40 == 0 or (x >> 40 >= 2 and x & 0xFF)]
+        keen = [x for x in legal if is_meld(x) or is_forcing(x)]
         if keen:
             return rng.choice(keen)
     return rng.choice(legal)
@@ -216,6 +227,7 @@ def play_random_deal(
     check: bool = True,
     checked_every: int = 3,
     eager: float = 0.0,
+    rules: Rules | str = GAMEWEAVE,
 ) -> GameState:
     """Play one deal with random legal actions from ``rng`` to the end.
 
@@ -226,10 +238,11 @@ def play_random_deal(
     and every ``checked_every``-th action goes through the checked path
     (``state.play(text)``) after a round trip through the notation (§VII).  Returns the
     finished state.  Raises :class:`AssertionError` if anything breaks, including a deal
-    longer than :data:`MAX_ACTIONS_PER_DEAL`.
+    longer than :data:`MAX_ACTIONS_PER_DEAL`.  ``rules`` is the profile of a new deal
+    when ``state`` is None.
     """
     if state is None:
-        state = GameState.new(seed=rng.randrange(1 << 32), opener=rng.randrange(2))
+        state = GameState.new(seed=rng.randrange(1 << 32), opener=rng.randrange(2), rules=rules)
     n = 0
     while not state.is_over:
         if check:
@@ -237,7 +250,7 @@ def play_random_deal(
         a = choose_action(rng, state.legal_actions(), eager)
         if check and n % checked_every == 0:
             text = format_action(a)
-            if parse_action(text) != a:
+            if parse_action(text, state.rules) != a:
                 _fail(state, f"§VII: {text!r} does not parse back to its action")
             state.play(text, seat=state.to_act)
         else:
@@ -266,20 +279,21 @@ def perft(state: GameState, depth: int) -> int:
     return total
 
 
-def random_deal_check(seed: int | str, n_deals: int) -> dict[str, Any]:
+def random_deal_check(seed: int | str, n_deals: int, rules: Rules | str = GAMEWEAVE) -> dict[str, Any]:
     """Play ``n_deals`` random deals (deterministic from ``seed``), checking invariants
     at each step (:func:`check_invariants`), that each deal ends, and that its record
     replays to the identical state (§VII).
 
-    Every other deal is played eagerly (see :func:`play_random_deal`) so that wins and
+    Deals are of profile ``rules`` (§V).  Every other deal is played eagerly (see :func:`play_random_deal`) so that wins and
     forcing chains are exercised as well as tablas.  Returns counts: ``{"deals",
     "actions", "won", "tablas", "forces", "max_actions"}``.  Raises
     :class:`AssertionError` on the first violation.
     """
+    rules = find_profile(rules)
     rng = random.Random(seed)
     out = {"deals": 0, "actions": 0, "won": 0, "tablas": 0, "forces": 0, "max_actions": 0}
     for i in range(n_deals):
-        st = play_random_deal(rng, eager=0.9 if i % 2 else 0.0)
+        st = play_random_deal(rng, eager=0.9 if i % 2 else 0.0, rules=rules)
         rec = GameRecord.from_state(st)
         again = GameRecord.from_json(rec.to_json()).replay()
         if not same_state(st, again):
@@ -288,5 +302,5 @@ def random_deal_check(seed: int | str, n_deals: int) -> dict[str, Any]:
         out["actions"] += len(st.history)
         out["max_actions"] = max(out["max_actions"], len(st.history))
         out["won" if st.status == WON else "tablas"] += 1
-        out["forces"] += sum(1 for a in st.history if a >> 40 >= 2 and a & 0xFF)
+        out["forces"] += sum(1 for a in st.history if is_forcing(a))
     return out

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 
 class GameweaveError(ValueError):
-    """Base class of every input error the engine raises."""
+    """Base class of every input error the engine raises.
+
+    Attributes: ``reason``, a short code for programs (e.g. ``not_in_hand``,
+    ``cannot_force``, ``deal_over``), or ``None``; ``str(error)`` is the message for
+    people, which never repeats the action text.
+    """
+
+    def __init__(self, message: str = "", *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class UnparsableError(GameweaveError):
@@ -22,3 +31,8 @@ class IllegalActionError(GameweaveError):
 
 class UnknownProfileError(GameweaveError):
     """A rule profile name that does not exist, or is not playable yet (§V)."""
+
+
+class OptionError(GameweaveError):
+    """A match or profile option with a value the rules do not allow (§V, R20), e.g.
+    ``tablas_stake=triple`` or ``target=0``."""

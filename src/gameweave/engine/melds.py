@@ -26,6 +26,8 @@ class MeldTable:
         ids: mask -> id.
         ext: mask -> extension mask (cards that extend it legally).
         seq: ``seq[(low_card, length)]`` -> mask of the sequence starting at ``low_card``.
+        by_card: ``by_card[c]`` -> the melds that contain card ``c`` (R18 enumeration).
+        by_low: ``by_low[c]`` -> the melds whose lowest card is ``c``.
     """
 
     max_sequence: int | None
@@ -33,6 +35,8 @@ class MeldTable:
     ids: dict[int, int] = field(repr=False)
     ext: dict[int, int] = field(repr=False)
     seq: dict[tuple[int, int], int] = field(repr=False)
+    by_card: tuple[tuple[int, ...], ...] = field(repr=False, default=())
+    by_low: tuple[tuple[int, ...], ...] = field(repr=False, default=())
 
     def is_meld(self, mask: int) -> bool:
         """True if the 40-bit ``mask`` is one legal meld (a set, R5, or a sequence, R6)."""
@@ -71,4 +75,6 @@ def meld_table(max_sequence: int | None = None) -> MeldTable:
             if not (m >> c) & 1 and (m | (1 << c)) in ids:
                 e |= 1 << c
         ext[m] = e
-    return MeldTable(max_sequence, tuple(melds), ids, ext, seq)
+    by_card = tuple(tuple(m for m in melds if m >> c & 1) for c in range(40))
+    by_low = tuple(tuple(m for m in melds if (m & -m) == 1 << c) for c in range(40))
+    return MeldTable(max_sequence, tuple(melds), ids, ext, seq, by_card, by_low)

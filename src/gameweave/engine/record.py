@@ -12,9 +12,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .actions import format_action, parse_action
+from .actions import format_action
 from .cards import CARD_NAMES, mask_names
-from .errors import GameweaveError, UnparsableError
+from .errors import GameweaveError, OptionError, UnparsableError
+from .match import Match, match_options
 from .rules import find_profile
 from .state import DECISIONS, GameState, validate_deck
 
@@ -27,8 +28,9 @@ class ReplayError(GameweaveError):
     """
 
     def __init__(self, step: int, action: str, cause: GameweaveError):
-        super().__init__(f"step {step}: {action!r}: {cause}")
+        super().__init__(f"step {step}: {action!r}: {cause}", reason=cause.reason)
         self.step = step
+        self.deal: int | None = None
         self.action = action
         self.cause = cause
 
@@ -80,13 +82,15 @@ class GameRecord:
         an unknown profile)."""
         if not isinstance(obj, dict):
             raise UnparsableError("a game record is a JSON object")
+        if "record" in obj and isinstance(obj["record"], dict) and "deck" not in obj:
+            obj = obj["record"]  # the table's download: {"record": ..., "salt", ...}
         missing = [k for k in ("deck", "actions") if k not in obj]
         if missing:
             raise UnparsableError(f"a game record needs {', '.join(missing)}")
         rules = obj.get("rules", "gameweave")
         if not isinstance(rules, str):
             raise UnparsableError("'rules' must be a profile name")
-        rules = find_profile(rules, playable_only=False).name
+        rules = find_profile(rules).name
         deck_field = obj["deck"]
         if isinstance(deck_field, list):
             deck_field = " ".join(str(x) for x in deck_field)
@@ -141,11 +145,106 @@ class GameRecord:
                 raise ReplayError(i, text, exc) from None
 
 
+@dataclass
+class MatchRecord:
+    """A whole match as data (§VII): the profile, the first opener, the options and the
+    deals, each a :class:`GameRecord` whose opener follows from the first by R9.
+
+    Attributes: ``rules`` (profile name), ``first_opener`` (seat index 0/1), ``options``
+    (the full R20 option set, see :func:`~gameweave.engine.match.match_options`),
+    ``deals`` (list of :class:`GameRecord`).
+    """
+
+    rules: str
+    first_opener: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    deals: list[GameRecord] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, obj: Any) -> "MatchRecord":
+        """Read a §VII match record.  Raises :class:`UnparsableError` if malformed
+        (the first opener, a deal's opener against R9, a deal of another profile) and
+        :class:`OptionError` for a bad option value."""
+        if not isinstance(obj, dict):
+            raise UnparsableError("a match record is a JSON object")
+        rules = obj.get("rules", "gameweave")
+        if not isinstance(rules, str):
+            raise UnparsableError("'rules' must be a profile name")
+        profile = find_profile(rules)
+        first = obj.get("first_opener", 1)
+        if first not in (1, 2) or isinstance(first, bool):
+            raise UnparsableError("'first_opener' must be 1 or 2")
+        opts = obj.get("options", {})
+        if not isinstance(opts, dict):
+            raise UnparsableError("'options' must be an object")
+        options = match_options(profile, opts)
+        deals_obj = obj.get("deals")
+        if not isinstance(deals_obj, list):
+            raise UnparsableError("a match record needs 'deals', a list of deal records")
+        deals = []
+        for i, d in enumerate(deals_obj, 1):
+            if isinstance(d, dict):
+                d = {"rules": profile.name, "opener": ((first - 1) ^ ((i - 1) & 1)) + 1, **d}
+            try:
+                rec = GameRecord.from_dict(d)
+            except UnparsableError as exc:
+                raise UnparsableError(f"deal {i}: {exc}") from None
+            if rec.rules != profile.name:
+                raise UnparsableError(f"deal {i} is a {rec.rules} deal in a {profile.name} match")
+            want = (first - 1) ^ ((i - 1) & 1)
+            if rec.opener != want:
+                raise UnparsableError(f"deal {i}: seat {want + 1} opens it (R9), not seat {rec.opener + 1}")
+            deals.append(rec)
+        return cls(rules=profile.name, first_opener=first - 1, options=options, deals=deals)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The §VII JSON object."""
+        return {
+            "rules": self.rules,
+            "first_opener": self.first_opener + 1,
+            "options": dict(self.options),
+            "deals": [d.to_dict() for d in self.deals],
+        }
+
+    def replay(self) -> tuple[Match, list[GameState]]:
+        """Replay every deal and count it (R20).  Returns the match and each deal's final
+        state.  Raises :class:`ReplayError` (with ``deal`` set) at the first bad step and
+        :class:`UnparsableError` for an unfinished deal that is not the last, or a deal
+        after the match has ended (first to N)."""
+        match = Match(rules=find_profile(self.rules), format=self.options.get("match", ""),
+                      target=self.options.get("target", 0), stake=self.options.get("stake", 0),
+                      tablas_stake=self.options.get("tablas_stake", ""),
+                      first_opener=self.first_opener)
+        finals = []
+        for i, rec in enumerate(self.deals, 1):
+            if match.is_over:
+                raise UnparsableError(f"deal {i}: the match was already over (R20)")
+            try:
+                st = rec.replay()
+            except ReplayError as exc:
+                exc.deal = i
+                raise
+            finals.append(st)
+            if st.is_over:
+                match.count(st)
+            elif i < len(self.deals):
+                raise UnparsableError(f"deal {i} is not finished, but another deal follows it")
+        return match, finals
+
+
+def read_record(obj: Any) -> "GameRecord | MatchRecord":
+    """A deal record, a match record, or the table's download of a deal (§VII), from a
+    JSON object.  Raises :class:`UnparsableError` or :class:`OptionError`."""
+    if isinstance(obj, dict) and "deals" in obj:
+        return MatchRecord.from_dict(obj)
+    return GameRecord.from_dict(obj)
+
+
 def load_records(text: str) -> list[Any]:
     """Split a file's text into record objects: one JSON object, a JSON array of
     objects, or JSON lines (one object per non-empty line).
 
-    Returns a list whose items are either a :class:`GameRecord` or an
+    Returns a list whose items are a :class:`GameRecord`, a :class:`MatchRecord`, or an
     :class:`UnparsableError` for a record that could not be read (so one bad record does
     not hide the others).
     """
@@ -158,19 +257,28 @@ def load_records(text: str) -> list[Any]:
         whole = None
     else:
         items = whole if isinstance(whole, list) else [whole]
-        return [_record_or_error(lambda o=o: GameRecord.from_dict(o)) for o in items]
+        return [_record_or_error(lambda o=o: read_record(o)) for o in items]
     out: list[Any] = []
     for line in stripped.splitlines():
         if line.strip():
-            out.append(_record_or_error(lambda line=line: GameRecord.from_json(line)))
+            out.append(_record_or_error(lambda line=line: read_record(_json(line))))
     return out
 
 
-def _record_or_error(make):
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnparsableError(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+
+
+def _record_or_error(make: Any) -> Any:
     try:
         return make()
     except GameweaveError as exc:
-        return exc if isinstance(exc, UnparsableError) else UnparsableError(str(exc))
+        if isinstance(exc, (UnparsableError, OptionError)):
+            return exc
+        return UnparsableError(str(exc))
 
 
 def snapshot(state: GameState) -> dict[str, Any]:
@@ -201,4 +309,4 @@ def snapshot(state: GameState) -> dict[str, Any]:
     }
 
 
-__all__ = ["GameRecord", "ReplayError", "load_records", "snapshot", "parse_action"]
+__all__ = ["GameRecord", "MatchRecord", "ReplayError", "load_records", "read_record", "snapshot"]

@@ -5,14 +5,18 @@ file sees them.  The state is the only holder of hidden information (both hands 
 stock order); anything that is not the engine reads it through :func:`gameweave.engine.view.seat_view`
 (R21).
 
-Decisions (the explicit phase enum):
+Decisions (the explicit phase enum), each with its own legal-actions function:
 
 =================  ==========================================================
 ``turn``           no live card from the opponent: turn the stock (start of a deal)
-``take_or_turn``   a live card from the opponent is in the centre: meld it, or ``turn``
+``take_or_turn``   a live card from the opponent is in the centre: meld it, force it
+                   back (R19), or ``turn``
 ``meld_or_refuse`` a card just turned from the stock: meld it, or refuse (and force)
 ``throw``          after melding (or being forced): throw a hand card (and force)
+``meld``           a card has been forced on the seat (R18e): choose its new table
 =================  ==========================================================
+
+Where profiles differ, the state calls the profile's flow (:mod:`gameweave.engine.flow`).
 
 Two ways in: :meth:`GameState.apply` is the fast unchecked path for simulation (the
 action must come from :meth:`GameState.legal_actions`); :meth:`GameState.play` is the
@@ -23,17 +27,24 @@ state unchanged on error).
 from __future__ import annotations
 
 import random
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
-from .actions import REFUSE, THROW, TURN, format_action, parse_action
-from .cards import CARD_NAMES, FULL_MASK, RANK_MASKS, cards_of, format_cards, parse_cards
+from .actions import (
+    FORCE, FORCE_KIND, MELD, REFUSE, REFUSE_KIND, TABLE, THROW_KIND, TURN, TURN_KIND,
+    Action, force_of, format_action, parse_action, refuse_action, table_of, throw_action,
+)
+from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, cards_of, format_cards, parse_cards
 from .errors import IllegalActionError, UnparsableError
-from .melds import meld_table
+from .flow import Flow, flow_for
 from .rules import GAMEWEAVE, Rules, find_profile
 
-PH_TURN, PH_TAKE, PH_MELD, PH_THROW, PH_OVER = range(5)
+PH_TURN, PH_TAKE, PH_TURNED, PH_THROW, PH_FORCED, PH_OVER = range(6)
 """Phase numbers; ``DECISIONS[phase]`` is the decision's name (``None`` once over)."""
-DECISIONS: tuple[str | None, ...] = ("turn", "take_or_turn", "meld_or_refuse", "throw", None)
+DECISIONS: tuple[str | None, ...] = (
+    "turn", "take_or_turn", "meld_or_refuse", "throw", "meld", None,
+)
+PHASE_OF: dict[str | None, int] = {d: i for i, d in enumerate(DECISIONS)}
+"""Decision name -> phase number."""
 
 PLAYING, WON, TABLAS = "playing", "won", "tablas"
 """Values of :attr:`GameState.status`."""
@@ -44,8 +55,6 @@ WIN_COUNT = 11
 """Melded cards that win a deal (R16)."""
 STOCK_START = 20
 """Deck index of the top stock card (R8)."""
-
-_RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
 
 
 def _low(mask: int) -> int:
@@ -92,25 +101,31 @@ def shuffled_deck(seed: int | str) -> tuple[int, ...]:
 
 
 class GameState:
-    """One deal of Conquian under a rule profile (R8-R17).
+    """One deal of Conquian under a rule profile (R8-R20).
 
-    Build with :meth:`new` (from a deck order or a seed).  Attributes are public for the
-    engine's own modules, bots' *simulations* and tests; everything else must go through
+    Build with :meth:`new` (from a deck order or a seed) or, for a bot's sampled world,
+    :meth:`from_view`.  Attributes are public for the engine's own modules, bots'
+    *simulations* and tests; everything else must go through
     :func:`~gameweave.engine.view.seat_view` (R21).
 
     Attributes:
-        rules: the :class:`Rules` profile.
+        rules: the :class:`Rules` profile; ``flow`` the profile's melding hooks
+            (:mod:`gameweave.engine.flow`).
         deck: the 40-card deck order (tuple of card ints, R8).
         opener: seat index (0/1) that opened the deal (R9).
         hands: ``[mask0, mask1]`` — 40-bit hand masks.
         melds: ``[list0, list1]`` — each seat's melds as 40-bit masks, kept in §VII order
             (hand order of their lowest card); ``melds[s][n-1]`` is meld number ``n``.
-        tcount: ``[n0, n1]`` — cards on each seat's table.
+        table_counts: ``[n0, n1]`` — cards on each seat's table.
+        extensions: ``[e0, e1]`` — per seat, the mask of cards that extend one of its
+            melds (R15).
         stock_pos: deck index of the next stock card (20..40; 40 = stock empty).
         to_act: seat index to act, or -1 once the deal is over.
-        phase: one of ``PH_TURN, PH_TAKE, PH_MELD, PH_THROW, PH_OVER``.
+        phase: one of ``PH_TURN, PH_TAKE, PH_TURNED, PH_THROW, PH_FORCED, PH_OVER``.
         card: the card in the centre (live card, or the card just turned), or -1.
         live_from: seat index that let the live card go, or -1 (none, or a turned card).
+        refused: True while the live card is a turned card its turner refused (R19).
+        forced: the card forced on the seat to act, waiting for its ``meld`` (R18e), or -1.
         dead: 40-bit mask of dead cards on the discard pile.
         status: ``"playing"``, ``"won"`` or ``"tablas"``.
         winner: seat index of the winner, or -1.
@@ -118,12 +133,62 @@ class GameState:
     """
 
     __slots__ = (
-        "rules", "deck", "opener", "hands", "melds", "tcount", "extall", "stock_pos",
-        "to_act", "phase", "card", "live_from", "dead", "status", "winner", "history",
-        "actors", "_ext", "_seq", "_cap",
+        "rules", "flow", "deck", "opener", "hands", "melds", "table_counts", "extensions",
+        "stock_pos", "to_act", "phase", "card", "live_from", "refused", "forced", "dead",
+        "status", "winner", "history", "actors",
     )
 
+    rules: Rules
+    flow: Flow
+    deck: tuple[int, ...]
+    opener: Seat
+    hands: list[Mask]
+    melds: list[list[Mask]]
+    table_counts: list[int]
+    extensions: list[Mask]
+    stock_pos: int
+    to_act: Seat
+    phase: int
+    card: int
+    live_from: Seat
+    refused: bool
+    forced: int
+    dead: Mask
+    status: str
+    winner: Seat
+    history: list[Action]
+    actors: list[Seat]
+
     # ------------------------------------------------------------------ construction
+    @classmethod
+    def _blank(cls, rules: Rules, deck: tuple[int, ...], opener: Seat) -> "GameState":
+        """The state before the first action of a deal (R8): the only constructor."""
+        st = cls.__new__(cls)
+        st.rules = rules
+        st.flow = flow_for(rules)
+        st.deck = deck
+        st.opener = opener
+        h = [0, 0]
+        for i in range(STOCK_START):
+            h[opener ^ (i & 1)] |= 1 << deck[i]
+        st.hands = h
+        st.melds = [[], []]
+        st.table_counts = [0, 0]
+        st.extensions = [0, 0]
+        st.stock_pos = STOCK_START
+        st.to_act = opener
+        st.phase = PH_TURN
+        st.card = -1
+        st.live_from = -1
+        st.refused = False
+        st.forced = -1
+        st.dead = 0
+        st.status = PLAYING
+        st.winner = -1
+        st.history = []
+        st.actors = []
+        return st
+
     @classmethod
     def new(
         cls,
@@ -143,59 +208,94 @@ class GameState:
             rules: a :class:`Rules` or profile name (§V).
 
         Raises :class:`UnparsableError` for a bad deck, :class:`UnknownProfileError` for
-        a profile that cannot be played, :class:`ValueError` for a bad opener.
+        an unknown profile, :class:`ValueError` for a bad opener.
         """
         rules = find_profile(rules)
         if deck is None:
             deck = shuffled_deck(0 if seed is None else seed)
         deck = validate_deck(deck)
-        if opener not in (0, 1):
+        if opener not in (0, 1) or isinstance(opener, bool):
             raise ValueError(f"opener must be seat index 0 or 1, not {opener!r}")
-        st = cls.__new__(cls)
-        st.rules = rules
-        tab = meld_table(rules.max_sequence)
-        st._ext = tab.ext
-        st._seq = tab.seq
-        st._cap = 10 if rules.max_sequence is None else rules.max_sequence
-        st.deck = deck
-        st.opener = opener
-        h = [0, 0]
-        for i in range(STOCK_START):
-            h[opener ^ (i & 1)] |= 1 << deck[i]
-        st.hands = h
-        st.melds = [[], []]
-        st.tcount = [0, 0]
-        st.extall = [0, 0]
-        st.stock_pos = STOCK_START
-        st.to_act = opener
-        st.phase = PH_TURN
-        st.card = -1
-        st.live_from = -1
-        st.dead = 0
-        st.status = PLAYING
-        st.winner = -1
-        st.history = []
-        st.actors = []
+        return cls._blank(rules, deck, opener)
+
+    @classmethod
+    def from_view(cls, view: Any, opponent_hand: Mask, stock: Sequence[int]) -> "GameState":
+        """A full state consistent with a seat's view (a bot's sampled world, R21).
+
+        Args:
+            view: a :class:`~gameweave.engine.view.SeatView`.
+            opponent_hand: the opponent's hand (40-bit mask) in this world.
+            stock: the unturned stock in this world, top card first.
+
+        ``opponent_hand`` and ``stock`` must together be exactly ``view.unseen()``, with
+        ``view.hand_counts[opponent]`` cards in the hand and ``view.stock_count`` in the
+        stock.  The world's deck deals each seat the cards it held at the start (its hand
+        now, plus the hand cards it has thrown or melded, all public), then the turned
+        cards in the order they were turned, then ``stock``; the view's history is
+        replayed on it, so the world's record replays and its view for the seat equals
+        ``view``.  Raises :class:`ValueError` if the cards do not fit the view.
+        """
+        seat = view.seat
+        opp = 1 - seat
+        stock = tuple(stock)
+        unseen = view.unseen()
+        smask = 0
+        for c in stock:
+            smask |= 1 << c
+        if (
+            opponent_hand & smask
+            or opponent_hand | smask != unseen
+            or len(stock) != view.stock_count
+            or opponent_hand.bit_count() != view.hand_counts[opp]
+        ):
+            raise ValueError("the opponent's hand and the stock must be the unseen cards, in the view's counts")
+        start = [0, 0]
+        start[seat] = view.hand
+        start[opp] = opponent_hand
+        turned = []
+        for e in view.history:
+            if e.from_hand:
+                start[e.seat] |= e.from_hand
+            k = e.action & 7
+            if k == THROW_KIND:
+                start[e.seat] |= 1 << e.card
+            elif k == TURN_KIND and e.card >= 0:
+                turned.append(e.card)
+        first = view.opener
+        a = list(cards_of(start[first]))
+        b = list(cards_of(start[1 - first]))
+        if len(a) != HAND_SIZE or len(b) != HAND_SIZE:
+            raise ValueError("the view's history does not add up to two hands of ten")
+        deck: list[int] = []
+        for x, y in zip(a, b):
+            deck += [x, y]
+        deck += turned
+        deck += stock
+        st = cls._blank(find_profile(view.rules), validate_deck(deck), first)
+        for e in view.history:
+            st.apply(e.action)
+        if st.hands[seat] != view.hand or st.phase != PHASE_OF[view.decision]:
+            raise ValueError("the view's history does not replay to the view")
         return st
 
     def clone(self) -> "GameState":
         """An independent copy (the history list is copied too)."""
         st = GameState.__new__(GameState)
         st.rules = self.rules
-        st._ext = self._ext
-        st._seq = self._seq
-        st._cap = self._cap
+        st.flow = self.flow
         st.deck = self.deck
         st.opener = self.opener
         st.hands = self.hands[:]
         st.melds = [self.melds[0][:], self.melds[1][:]]
-        st.tcount = self.tcount[:]
-        st.extall = self.extall[:]
+        st.table_counts = self.table_counts[:]
+        st.extensions = self.extensions[:]
         st.stock_pos = self.stock_pos
         st.to_act = self.to_act
         st.phase = self.phase
         st.card = self.card
         st.live_from = self.live_from
+        st.refused = self.refused
+        st.forced = self.forced
         st.dead = self.dead
         st.status = self.status
         st.winner = self.winner
@@ -203,11 +303,16 @@ class GameState:
         st.actors = self.actors[:]
         return st
 
+    __copy__ = clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "GameState":
+        return self.clone()
+
     # ------------------------------------------------------------------ queries
     @property
     def decision(self) -> str | None:
         """The decision of the seat to act: ``turn``, ``take_or_turn``,
-        ``meld_or_refuse``, ``throw``; ``None`` once the deal is over."""
+        ``meld_or_refuse``, ``throw``, ``meld``; ``None`` once the deal is over."""
         return DECISIONS[self.phase]
 
     @property
@@ -220,199 +325,186 @@ class GameState:
         """Cards left in the stock (0..20)."""
         return 40 - self.stock_pos
 
-    def hand_count(self, seat: int) -> int:
+    def hand_count(self, seat: Seat) -> int:
         """Cards in seat's hand."""
         return self.hands[seat].bit_count()
 
-    def table_mask(self, seat: int) -> int:
+    def table_mask(self, seat: Seat) -> Mask:
         """40-bit mask of every card on seat's table."""
         m = 0
         for x in self.melds[seat]:
             m |= x
         return m
 
-    def meld_options(self, seat: int, card: int) -> list[int]:
-        """Every ``meld`` action by which ``seat`` can meld ``card`` now (R12).
+    def meld_options(self, seat: Seat, card: int) -> list[Action]:
+        """Every ``meld`` action by which ``seat`` can meld ``card`` now (R12, or R18
+        where the profile rearranges)."""
+        return self.flow.meld_options(self, seat, card)
 
-        Order: additions to the seat's melds (by meld number), the new set of three,
-        the new set of four, then new sequences by lowest card then length.  A set of
-        three built while holding three of the rank uses the first two in hand order.
-        """
-        ext = self._ext
-        bit = 1 << card
-        hand = self.hands[seat]
-        out = [m | bit for m in self.melds[seat] if ext[m] & bit]
-        same = hand & _RANK_OTHERS[card]
-        if same and same & (same - 1):
-            first = same & -same
-            rest = same ^ first
-            out.append(bit | first | (rest & -rest))
-            if rest & (rest - 1):
-                out.append(bit | same)
-        lo = 0
-        c = card - 4
-        while c >= 0 and (hand >> c) & 1:
-            lo += 1
-            c -= 4
-        hi = 0
-        c = card + 4
-        while c < 40 and (hand >> c) & 1:
-            hi += 1
-            c += 4
-        if lo + hi >= 2:
-            seq = self._seq
-            cap = self._cap
-            for i in range(lo, -1, -1):
-                start = card - 4 * i
-                for j in range(hi + 1):
-                    length = i + j + 1
-                    if 3 <= length <= cap:
-                        out.append(seq[(start, length)])
+    def force_targets(self, seat: Seat, card: int) -> list[int]:
+        """The forces by which ``card`` can be put on ``seat``: meld numbers (gameweave,
+        R15) or ``[FORCE_ANY]`` (R18e); empty if it cannot be forced."""
+        return self.flow.force_values(self, seat, card)
+
+    def can_force_back(self) -> bool:
+        """True if the seat to act may ``force`` the live card back onto its turner (R19)."""
+        return (
+            self.refused
+            and self.rules.force_back
+            and self.flow.force_values(self, self.live_from, self.card) != []
+        )
+
+    # ------------------------------------------------------------------ legal, per decision
+    def _legal_turn(self) -> list[Action]:
+        return [TURN]
+
+    def _legal_take(self) -> list[Action]:
+        # R10.1 / R18d: meld the live card; R19: force it back; or turn
+        out = self.flow.meld_options(self, self.to_act, self.card)
+        if self.refused and self.rules.force_back and self.can_force_back():
+            out.append(FORCE)
+        out.append(TURN)
         return out
 
-    def force_targets(self, seat: int, card: int) -> list[int]:
-        """Meld numbers (1-based, §VII) of ``seat``'s melds that ``card`` extends (R15)."""
-        bit = 1 << card
-        if not self.extall[seat] & bit:
-            return []
-        ext = self._ext
-        return [i for i, m in enumerate(self.melds[seat], 1) if ext[m] & bit]
+    def _legal_turned(self) -> list[Action]:
+        # R10.2 / R11 / R15: meld the turned card, refuse it, or refuse and force it
+        seat = self.to_act
+        card = self.card
+        out = self.flow.meld_options(self, seat, card)
+        out.append(REFUSE)
+        for n in self.flow.force_values(self, 1 - seat, card):
+            out.append(refuse_action(n))
+        return out
 
-    def legal_actions(self) -> list[int]:
-        """Every legal action now, as action ints, in a fixed order (empty once over).
+    def _legal_throw(self) -> list[Action]:
+        # R13 / R15: throw a hand card, or throw and force it
+        seat = self.to_act
+        hand = self.hands[seat]
+        flow = self.flow
+        opp = 1 - seat
+        numbered = flow.numbered_force
+        opp_ext = self.extensions[opp]
+        out = []
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            c = low.bit_length() - 1
+            a = c << 3 | THROW_KIND
+            out.append(a)
+            if numbered and not opp_ext & low:
+                continue
+            for n in flow.force_values(self, opp, c):
+                out.append(a | n << 9)
+        return out
 
-        ``take_or_turn``: meld options then ``turn``.  ``meld_or_refuse``: meld options,
-        ``refuse``, then ``refuse force n``.  ``throw``: for each hand card in hand
-        order, ``throw c`` then ``throw c force n``.  ``turn``: ``[TURN]``.
-        """
-        ph = self.phase
-        if ph == PH_TAKE:
-            out = self.meld_options(self.to_act, self.card)
-            out.append(TURN)
-            return out
-        if ph == PH_THROW:
-            seat = self.to_act
-            hand = self.hands[seat]
-            opp_ext = self.extall[1 - seat]
-            out = []
-            while hand:
-                low = hand & -hand
-                hand ^= low
-                c = low.bit_length() - 1
-                a = THROW | (c << 8)
-                out.append(a)
-                if opp_ext & low:
-                    for n in self.force_targets(1 - seat, c):
-                        out.append(a | n)
-            return out
-        if ph == PH_MELD:
-            seat = self.to_act
-            card = self.card
-            out = self.meld_options(seat, card)
-            out.append(REFUSE)
-            if self.extall[1 - seat] >> card & 1:
-                for n in self.force_targets(1 - seat, card):
-                    out.append(REFUSE | n)
-            return out
-        if ph == PH_TURN:
-            return [TURN]
+    def _legal_forced(self) -> list[Action]:
+        # R18e: the forced seat writes one meld action for the forced card
+        return self.flow.meld_options(self, self.to_act, self.forced)
+
+    def _legal_over(self) -> list[Action]:
         return []
 
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, as action ints, in a fixed order (empty once over).
+
+        ``take_or_turn``: meld options, ``force`` (R19), then ``turn``.
+        ``meld_or_refuse``: meld options, ``refuse``, then ``refuse force …``.
+        ``throw``: for each hand card in hand order, ``throw c`` then its forces.
+        ``meld``: the tables that hold the forced card (R18e).  ``turn``: ``[TURN]``.
+        """
+        ph = self.phase
+        if ph == PH_TURN:
+            return [TURN]
+        return _LEGAL[ph](self)
+
     # ------------------------------------------------------------------ transitions
-    def apply(self, a: int) -> None:
+    def apply(self, a: Action) -> None:
         """Apply a legal action int, unchecked (the fast path for simulation).
 
-        The action must be one of :meth:`legal_actions`; anything else corrupts the
-        state.  Implements R10-R17: melding a taken card (R12) and winning at eleven
-        (R16), refusing (R11), throwing (R13), forcing (R15) and tablas (R17).
+        .. warning:: the action must be one of :meth:`legal_actions`; anything else
+           corrupts the state.
+
+        Implements R10-R19: melding a taken or forced card (R12, R18) and winning at
+        eleven (R16, R18f), turning (R10.2), refusing (R11), throwing (R13), forcing
+        (R15, R18e), forcing back (R19) and tablas (R17).
         """
         seat = self.to_act
         self.history.append(a)
         self.actors.append(seat)
-        kind = a >> 40
-        if kind == 0:  # meld the centre card (R12)
-            bit = 1 << self.card
-            rest = a ^ bit
-            hand = self.hands[seat]
-            used = rest & hand
-            melds = self.melds[seat]
-            if used:
-                self.hands[seat] = hand ^ used
-                melds.append(a)
+        k = a & 7
+        if k == MELD or k == TABLE:
+            if self.phase == PH_FORCED:
+                card = self.forced
+                self.forced = -1
             else:
-                melds[melds.index(rest)] = a
-            ext = self._ext
-            e = 0
-            for m in melds:
-                e |= ext[m]
-            self.extall[seat] = e
-            if len(melds) > 1:
-                melds.sort(key=_low)
-            t = self.tcount[seat] + 1 + used.bit_count()
-            self.tcount[seat] = t
+                card = self.card
+            self.flow.apply_meld(self, seat, a, card)
             self.card = -1
             self.live_from = -1
-            if t >= WIN_COUNT:
+            self.refused = False
+            if self.table_counts[seat] >= WIN_COUNT:
                 self._win(seat)
             else:
                 self.phase = PH_THROW
-        elif kind == 1:  # turn (R10.2); the live card, if any, dies
+        elif k == TURN_KIND:  # R10.2; the live card, if any, dies
             if self.card >= 0:
                 self.dead |= 1 << self.card
+            self.refused = False
             if self.stock_pos >= 40:  # R17: nothing to turn
                 self._tablas()
             else:
                 self.card = self.deck[self.stock_pos]
                 self.stock_pos += 1
                 self.live_from = -1
-                self.phase = PH_MELD
+                self.phase = PH_TURNED
+        elif k == FORCE_KIND:  # R19: the refused card goes back onto its turner
+            target = self.live_from
+            self.refused = False
+            self._force(target, self.card, 1)
         else:
-            if kind == 3:  # throw (R13)
-                card = (a >> 8) & 0x3F
+            if k == THROW_KIND:  # R13
+                card = (a >> 3) & 0x3F
                 self.hands[seat] ^= 1 << card
                 self.card = card
-            n = a & 0xFF
+            n = a >> 9 if k == THROW_KIND else a >> 3
             if n:
-                self._force(seat, n)
+                self.refused = False
+                self._force(1 - seat, self.card, n)
             else:  # the card goes live for the opponent (R11, R13)
                 opp = 1 - seat
                 self.live_from = seat
                 self.to_act = opp
                 self.phase = PH_TAKE
-                if self.stock_pos >= 40 and not self.meld_options(opp, self.card):
+                self.refused = k == REFUSE_KIND
+                if self.stock_pos >= 40 and not self.flow.can_meld(self, opp, self.card) and not (
+                    self.refused and self.rules.force_back and self.can_force_back()
+                ):
                     self.dead |= 1 << self.card
-                    self._tablas()  # R17: opponent would have to turn an empty stock
+                    self._tablas()  # R17: the opponent would have to turn an empty stock
 
-    def _force(self, seat: int, n: int) -> None:
-        """R15: put the centre card on the opponent's meld number n; they throw next."""
-        opp = 1 - seat
-        bit = 1 << self.card
-        melds = self.melds[opp]
-        melds[n - 1] |= bit
-        ext = self._ext
-        e = 0
-        for m in melds:
-            e |= ext[m]
-        self.extall[opp] = e
-        if len(melds) > 1:
-            melds.sort(key=_low)
-        t = self.tcount[opp] + 1
-        self.tcount[opp] = t
+    def _force(self, target: Seat, card: int, force: int) -> None:
+        """R15/R19: put ``card`` on ``target``: at once on a numbered meld (gameweave)
+        or as a waiting forced card for its ``meld`` decision (R18e)."""
         self.card = -1
         self.live_from = -1
-        self.to_act = opp
-        if t >= WIN_COUNT:
-            self._win(opp)  # R16: a forced card counts towards eleven
+        self.to_act = target
+        if self.flow.apply_force(self, target, card, force):
+            if self.table_counts[target] >= WIN_COUNT:
+                self._win(target)  # R16: a forced card counts towards eleven
+            else:
+                self.phase = PH_THROW
         else:
-            self.phase = PH_THROW
+            self.forced = card
+            self.phase = PH_FORCED
 
-    def _win(self, seat: int) -> None:
+    def _win(self, seat: Seat) -> None:
         self.status = WON
         self.winner = seat
         self.phase = PH_OVER
         self.to_act = -1
         self.card = -1
         self.live_from = -1
+        self.refused = False
 
     def _tablas(self) -> None:
         self.status = TABLAS
@@ -421,9 +513,18 @@ class GameState:
         self.to_act = -1
         self.card = -1
         self.live_from = -1
+        self.refused = False
 
     # ------------------------------------------------------------------ checked entry
-    def play(self, action: str | int, seat: int | None = None) -> int:
+    def parse(self, text: str) -> Action:
+        """Parse §VII text under this deal's profile (see :func:`parse_action`)."""
+        return parse_action(text, self.rules)
+
+    def format(self, action: Action) -> str:
+        """Canonical §VII text of an action (see :func:`format_action`)."""
+        return format_action(action)
+
+    def play(self, action: str | int, seat: int | None = None) -> Action:
         """Apply one action after checking it (the entry point for people and the network).
 
         Args:
@@ -431,64 +532,81 @@ class GameState:
             seat: if given, the seat index that sends it; it must be the seat to act.
 
         Returns the applied action int.  Raises :class:`UnparsableError` if the text is
-        not an action and :class:`IllegalActionError` if it is not legal now (including
-        the wrong seat, or the deal being over).  On error the state is unchanged.
+        not an action of this profile and :class:`IllegalActionError` if it is not legal
+        now (including the wrong seat, or the deal being over).  On error the state is
+        unchanged.
         """
-        a = parse_action(action) if isinstance(action, str) else action
+        a = self.parse(action) if isinstance(action, str) else action
         if not isinstance(a, int) or isinstance(a, bool):
             raise UnparsableError(f"not an action: {action!r}")
         try:
-            text = format_action(a)
+            format_action(a)
         except ValueError as exc:
             raise UnparsableError(str(exc)) from None
         if self.phase == PH_OVER:
-            raise IllegalActionError(f"{text!r}: the deal is over ({self.status})")
+            raise IllegalActionError(f"the deal is over ({self.status})", reason="deal_over")
         if seat is not None and seat != self.to_act:
             raise IllegalActionError(
-                f"{text!r}: it is seat {self.to_act + 1}'s turn, not seat {seat + 1}'s"
+                f"it is seat {self.to_act + 1}'s turn, not seat {seat + 1}'s", reason="not_your_turn"
             )
         if a not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(a, text))
+            reason, message = self._why_illegal(a)
+            raise IllegalActionError(message, reason=reason)
         self.apply(a)
         return a
 
-    def _why_illegal(self, a: int, text: str) -> str:
+    def _why_illegal(self, a: Action) -> tuple[str, str]:
+        """(reason code, message) for an illegal action; the message names no action."""
         seat = self.to_act
         opp = 1 - seat
-        kind = a >> 40
-        decision = DECISIONS[self.phase]
+        k = a & 7
+        ph = self.phase
         who = f"seat {seat + 1}"
-        if kind == 0:
-            if self.phase not in (PH_TAKE, PH_MELD):
-                return f"{text!r}: nothing to meld now; {who} must {decision}"
-            card = self.card
-            if not (a >> card) & 1:
-                return f"{text!r}: a meld must contain the card in the centre, {CARD_NAMES[card]} (R12)"
-            return (
-                f"{text!r}: not one of the ways {who} can meld {CARD_NAMES[card]} "
-                f"(R12; choices: {', '.join(format_action(x) for x in self.meld_options(seat, card)) or 'none'})"
+        wants = _WANTS[ph]
+        if k == MELD or k == TABLE:
+            if ph not in (PH_TAKE, PH_TURNED, PH_FORCED):
+                return "wrong_decision", f"nothing to meld now; {who} must {wants}"
+            card = self.forced if ph == PH_FORCED else self.card
+            cards = 0
+            for m in table_of(a):
+                cards |= m
+            if not cards >> card & 1:
+                return "not_a_choice", f"a meld must contain {CARD_NAMES[card]}, the card being melded (R12, R18a)"
+            options = self.flow.meld_options(self, seat, card)
+            shown = ", ".join(format_action(x) for x in options[:8]) or "none"
+            if len(options) > 8:
+                shown += f", … ({len(options)} in all)"
+            rule = "R18" if self.flow.rearranging else "R12"
+            return "not_a_choice", f"not one of the ways {who} can meld {CARD_NAMES[card]} ({rule}; choices: {shown})"
+        if k == TURN_KIND:
+            return "wrong_decision", f"{who} must {wants} now, not turn the stock"
+        if k == FORCE_KIND:
+            if ph != PH_TAKE or not self.refused:
+                return "wrong_decision", f"only a card the opponent turned and refused can be forced back (R19); {who} must {wants}"
+            return "cannot_force", (
+                f"{CARD_NAMES[self.card]} cannot go back onto seat {opp + 1}'s table without cards from their hand (R19)"
             )
-        if kind == 1:
-            return f"{text!r}: {who} must {decision} now, not turn the stock"
-        n = a & 0xFF
-        if kind == 2 and self.phase != PH_MELD:
-            return f"{text!r}: only a card just turned from the stock can be refused; {who} must {decision}"
-        if kind == 3:
-            if self.phase != PH_THROW:
-                return f"{text!r}: {who} throws only after melding or being forced; now: {decision}"
-            card = (a >> 8) & 0x3F
+        n = force_of(a)
+        if k == REFUSE_KIND and ph != PH_TURNED:
+            return "wrong_decision", f"only a card just turned from the stock can be refused; {who} must {wants}"
+        if k == THROW_KIND:
+            if ph != PH_THROW:
+                return "wrong_decision", f"{who} throws only after melding or being forced; now {who} must {wants}"
+            card = (a >> 3) & 0x3F
             if not (self.hands[seat] >> card) & 1:
-                return f"{text!r}: {CARD_NAMES[card]} is not in {who}'s hand"
+                return "not_in_hand", f"{CARD_NAMES[card]} is not in {who}'s hand"
         else:
             card = self.card
         if n:
-            if n > len(self.melds[opp]):
-                return f"{text!r}: seat {opp + 1} has no meld {n} to force onto (R15)"
-            return (
-                f"{text!r}: {CARD_NAMES[card]} does not extend seat {opp + 1}'s meld {n}, "
-                f"{format_cards(self.melds[opp][n - 1])} (R15)"
-            )
-        return f"{text!r}: not legal now"
+            if self.flow.numbered_force:
+                if n > len(self.melds[opp]):
+                    return "cannot_force", f"seat {opp + 1} has no meld {n} to force onto (R15)"
+                return "cannot_force", (
+                    f"{CARD_NAMES[card]} does not extend seat {opp + 1}'s meld {n}, "
+                    f"{format_cards(self.melds[opp][n - 1])} (R15)"
+                )
+            return "cannot_force", f"{CARD_NAMES[card]} fits no partition of seat {opp + 1}'s table (R18e)"
+        return "not_a_choice", "not legal now"
 
     # ------------------------------------------------------------------ convenience
     def legal_texts(self) -> list[str]:
@@ -509,3 +627,17 @@ class GameState:
             f"<GameState {self.rules.name} {self.status} to_act={self.to_act + 1 if self.to_act >= 0 else None} "
             f"decision={self.decision} stock={self.stock_count}>"
         )
+
+
+_LEGAL = (
+    GameState._legal_turn, GameState._legal_take, GameState._legal_turned,
+    GameState._legal_throw, GameState._legal_forced, GameState._legal_over,
+)
+"""Per-decision legal-action functions, indexed by phase (OpenSpiel gin_rummy style)."""
+
+_WANTS = (
+    "turn the stock", "take the live card or turn the stock",
+    "meld or refuse the turned card", "throw a card", "meld the card forced on them",
+    "wait: the deal is over",
+)
+"""What each decision asks of the seat, in words, for error messages."""

@@ -16,20 +16,65 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import format_action
-from .cards import CARD_NAMES, FULL_MASK, mask_names
-from .state import PH_MELD, PH_OVER, PH_TAKE, STOCK_START, GameState, DECISIONS
+from .actions import KIND_NAMES, Action, force_of, format_action, is_forcing, table_of
+from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, mask_names
+from .state import DECISIONS, PH_FORCED, PH_OVER, GameState
 
 
 @dataclass(frozen=True)
 class PublicEvent:
-    """One step of the public history: ``seat`` (0/1) did ``action`` (§VII text);
-    ``card`` is the card that became visible by it (the card turned by ``turn``, the
-    card melded, refused or thrown), or -1."""
+    """One step of the public history (R21), as data: no caller parses action text.
 
-    seat: int
-    action: str
+    Attributes:
+        seat: the seat (0/1) that acted.
+        action: the action int (see :mod:`gameweave.engine.actions`).
+        card: the card the step made visible or moved: the card turned by ``turn``, the
+            card melded, refused, thrown or forced back; -1 for a ``turn`` of an empty
+            stock (tablas).
+        died: for a ``turn``, the live card that died by it, else -1.
+        forced: True if the step put the card on the other seat (a forcing ``refuse``
+            or ``throw``, R15; a ``force`` back, R19); for a ``meld``, True if it melds
+            a card forced on the seat (R18e).
+        meld: the meld the card lies in after the step: for a ``meld``, the actor's
+            meld holding the card; for a gameweave force, the target's meld it joined
+            (R15); else 0.
+        table: for a ``meld``, the actor's whole table after it; for a gameweave
+            force, the target's table after it; else ``()``.
+        from_hand: the hand cards a ``meld`` brought to the table (R12, R18a), else 0.
+    """
+
+    seat: Seat
+    action: Action
     card: int
+    died: int = -1
+    forced: bool = False
+    meld: Mask = 0
+    table: tuple[Mask, ...] = ()
+    from_hand: Mask = 0
+
+    @property
+    def kind(self) -> str:
+        """``turn``, ``meld``, ``refuse``, ``throw`` or ``force``."""
+        return KIND_NAMES[self.action & 7]
+
+    @property
+    def text(self) -> str:
+        """The §VII text of the action."""
+        return format_action(self.action)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: seats 1/2, cards and melds as canonical names."""
+        return {
+            "seat": self.seat + 1,
+            "action": self.text,
+            "kind": self.kind,
+            "card": CARD_NAMES[self.card] if self.card >= 0 else None,
+            "died": CARD_NAMES[self.died] if self.died >= 0 else None,
+            "forced": self.forced,
+            "meld": mask_names(self.meld) if self.meld else None,
+            "table": [mask_names(m) for m in self.table] if self.table else None,
+            "from_hand": mask_names(self.from_hand),
+        }
 
 
 @dataclass(frozen=True)
@@ -51,6 +96,9 @@ class SeatView:
         history: tuple of :class:`PublicEvent`.
         legal: the viewer's legal actions (ints) if it is to act, else ``()``.
         opponent_hand: the opponent's hand mask once the deal is over, else ``None``.
+        table_counts: cards on each seat's table.
+        forced: the card forced on the seat to act, waiting for its ``meld`` (R18e), or -1.
+        rearranging, force_back, max_sequence: the profile's options (§V).
     """
 
     seat: int
@@ -70,6 +118,11 @@ class SeatView:
     history: tuple[PublicEvent, ...]
     legal: tuple[int, ...]
     opponent_hand: int | None
+    table_counts: tuple[int, int] = (0, 0)
+    forced: int = -1
+    rearranging: bool = False
+    force_back: bool = False
+    max_sequence: int | None = None
 
     @property
     def opponent(self) -> int:
@@ -90,6 +143,8 @@ class SeatView:
         seen = self.hand | self.table | self.dead
         if self.centre >= 0:
             seen |= 1 << self.centre
+        if self.forced >= 0:
+            seen |= 1 << self.forced
         return FULL_MASK & ~seen
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,39 +170,61 @@ class SeatView:
             "stock": self.stock_count,
             "hand_counts": {"1": self.hand_counts[0], "2": self.hand_counts[1]},
             "dead": mask_names(self.dead),
-            "history": [
-                {
-                    "seat": e.seat + 1,
-                    "action": e.action,
-                    "card": CARD_NAMES[e.card] if e.card >= 0 else None,
-                }
-                for e in self.history
-            ],
+            "history": [e.to_dict() for e in self.history],
             "legal": [format_action(a) for a in self.legal],
             "opponent_hand": None if self.opponent_hand is None else mask_names(self.opponent_hand),
+            "table_counts": {"1": self.table_counts[0], "2": self.table_counts[1]},
+            "forced": CARD_NAMES[self.forced] if self.forced >= 0 else None,
         }
 
 
 def public_history(state: GameState) -> tuple[PublicEvent, ...]:
-    """The public history of a deal (R21): each action with the card it made visible."""
+    """The public history of a deal (R21) as :class:`PublicEvent` data.
+
+    Rebuilt by replaying the deal's actions from its first state, so each event can say
+    what the step did to the tables; everything it holds was shown face up.
+    """
     events = []
-    deck = state.deck
-    next_turn = STOCK_START
-    centre = -1
+    st = GameState._blank(state.rules, state.deck, state.opener)
+    flow = st.flow
     for seat, a in zip(state.actors, state.history):
-        kind = a >> 40
-        card = -1
-        if kind == 1:
-            if next_turn < state.stock_pos:
-                card = deck[next_turn]
-                next_turn += 1
-            centre = card
-        elif kind == 3:
-            card = (a >> 8) & 0x3F
-            centre = card
-        else:  # meld or refuse: the centre card
+        k = a & 7
+        centre = st.card
+        died = -1
+        forced = False
+        meld = 0
+        table: tuple[Mask, ...] = ()
+        from_hand = 0
+        if k == 1:  # turn
+            died = centre
+            card = st.deck[st.stock_pos] if st.stock_pos < 40 else -1
+        elif k == 0 or k == 5:  # meld
+            forced = st.phase == PH_FORCED
+            card = st.forced if forced else centre
+            before = st.hands[seat]
+            st.apply(a)
+            from_hand = before & ~st.hands[seat]
+            table = tuple(st.melds[seat])
+            for m in table_of(a):
+                if m >> card & 1:
+                    meld = m
+            events.append(PublicEvent(seat, a, card, died, forced, meld, table, from_hand))
+            continue
+        elif k == 3:  # throw
+            card = (a >> 3) & 0x3F
+        else:  # refuse, force back: the centre card
             card = centre
-        events.append(PublicEvent(seat, format_action(a), card))
+        if is_forcing(a):
+            forced = True
+            target = st.live_from if k == 4 else 1 - seat
+            before_melds = tuple(st.melds[target])
+            meld = flow.forced_meld(before_melds, card, force_of(a)) if k != 4 else 0
+            st.apply(a)
+            if meld:
+                table = tuple(st.melds[target])
+        else:
+            st.apply(a)
+        events.append(PublicEvent(seat, a, card, died, forced, meld, table, from_hand))
     return tuple(events)
 
 
@@ -156,9 +233,10 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     over = state.phase == PH_OVER
+    rules = state.rules
     return SeatView(
         seat=seat,
-        rules=state.rules.name,
+        rules=rules.name,
         opener=state.opener,
         status=state.status,
         winner=state.winner,
@@ -174,7 +252,12 @@ def seat_view(state: GameState, seat: int) -> SeatView:
         history=public_history(state),
         legal=tuple(state.legal_actions()) if state.to_act == seat else (),
         opponent_hand=state.hands[1 - seat] if over else None,
+        table_counts=(state.table_counts[0], state.table_counts[1]),
+        forced=state.forced,
+        rearranging=rules.rearranging,
+        force_back=rules.force_back,
+        max_sequence=rules.max_sequence,
     )
 
 
-__all__ = ["PublicEvent", "SeatView", "seat_view", "public_history", "PH_MELD", "PH_TAKE"]
+__all__ = ["PublicEvent", "SeatView", "seat_view", "public_history"]

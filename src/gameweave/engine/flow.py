@@ -1,0 +1,272 @@
+"""How melding and forcing work, chosen once per deal from the profile (RULES R12, R15, R18).
+
+A *flow* is a small strategy object with the hooks where profiles differ; the state's
+per-decision legal/apply functions call them and hold no profile logic of their own
+(python-chess ``variant.py`` style).  There are two:
+
+* :class:`SingleMeldFlow` (gameweave): a taken card is added to one meld or makes one
+  new meld with hand cards (R12); a forced card goes onto the named meld at once (R15).
+* :class:`RearrangeFlow` (anglo-american, classic): melding chooses a whole new table
+  (R18a-c); a card can be forced when some partition of the opponent's table plus the
+  card is legal (R18e), and the forced seat then decides ``meld`` itself.
+
+:func:`flow_for` picks one from a :class:`~gameweave.engine.rules.Rules`.  A future
+profile (the Mexican 2-3 player game) adds a flow here, not branches in the state.
+
+Hooks receive the state and touch only the fields named in their docstrings.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from .actions import FORCE_ANY, Action, meld_action, table_action, table_of
+from .cards import RANK_MASKS, Mask, Seat
+from .melds import MeldTable, meld_table
+from .partition import Partitioner, can_cover, tables_with
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+_RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
+# the hand cards any new meld with card c needs at least one of: same rank, or a suit neighbour
+_NEAR: tuple[int, ...] = tuple(
+    _RANK_OTHERS[c] | (1 << (c - 4) if c >= 4 else 0) | (1 << (c + 4) if c < 36 else 0)
+    for c in range(40)
+)
+
+
+def _low(mask: int) -> int:
+    return mask & -mask
+
+
+def _ext_union(tab: MeldTable, melds: list[Mask]) -> Mask:
+    e = 0
+    ext = tab.ext
+    for m in melds:
+        e |= ext[m]
+    return e
+
+
+class SingleMeldFlow:
+    """The gameweave flow: R12 melding, R15 forcing onto a numbered meld.
+
+    Attributes: ``tab`` (the :class:`MeldTable` of the profile's cap), ``rearranging``
+    (False), ``numbered_force`` (True: a force names a meld number, §VII).
+    """
+
+    rearranging = False
+    numbered_force = True
+
+    def __init__(self, tab: MeldTable) -> None:
+        self.tab = tab
+        self._ext = tab.ext
+        self._seq = tab.seq
+        self._cap = 10 if tab.max_sequence is None else tab.max_sequence
+
+    # ------------------------------------------------------------ legal
+    def meld_options(self, st: Any, seat: Seat, card: int) -> list[Action]:
+        """Every ``meld`` action by which ``seat`` can meld ``card`` now (R12).
+
+        Order: additions to the seat's melds (by meld number), the new set of three, the
+        new set of four, then new sequences by lowest card then length.  A set of three
+        built while holding three of the rank uses the first two in hand order.
+        """
+        bit = 1 << card
+        hand = st.hands[seat]
+        if not hand & _NEAR[card]:
+            if not st.extensions[seat] & bit:
+                return []
+            hand = 0
+        ext = self._ext
+        out = [(m | bit) << 3 for m in st.melds[seat] if ext[m] & bit] if st.extensions[seat] & bit else []
+        same = hand & _RANK_OTHERS[card]
+        if same and same & (same - 1):
+            first = same & -same
+            rest = same ^ first
+            out.append((bit | first | (rest & -rest)) << 3)
+            if rest & (rest - 1):
+                out.append((bit | same) << 3)
+        lo = 0
+        c = card - 4
+        while c >= 0 and (hand >> c) & 1:
+            lo += 1
+            c -= 4
+        hi = 0
+        c = card + 4
+        while c < 40 and (hand >> c) & 1:
+            hi += 1
+            c += 4
+        if lo + hi >= 2:
+            seq = self._seq
+            cap = self._cap
+            for i in range(lo, -1, -1):
+                start = card - 4 * i
+                for j in range(hi + 1):
+                    length = i + j + 1
+                    if 3 <= length <= cap:
+                        out.append(seq[(start, length)] << 3)
+        return out
+
+    def can_meld(self, st: Any, seat: Seat, card: int) -> bool:
+        """True if :meth:`meld_options` is not empty (R17's test)."""
+        if st.extensions[seat] >> card & 1:
+            return True
+        return bool(self.meld_options(st, seat, card))
+
+    def force_values(self, st: Any, target: Seat, card: int) -> list[int]:
+        """The forces by which ``card`` can be put on ``target``: the meld numbers
+        (1-based, §VII) of the target's melds that the card extends (R15)."""
+        bit = 1 << card
+        if not st.extensions[target] & bit:
+            return []
+        ext = self._ext
+        return [i for i, m in enumerate(st.melds[target], 1) if ext[m] & bit]
+
+    def forceable(self, melds: "tuple[Mask, ...] | list[Mask]", card: int) -> bool:
+        """True if ``card`` can be forced onto a table of ``melds`` (R15)."""
+        ext = self._ext
+        bit = 1 << card
+        return any(ext[m] & bit for m in melds)
+
+    # ------------------------------------------------------------ apply
+    def apply_meld(self, st: Any, seat: Seat, action: Action, card: int) -> Mask:
+        """Put ``card`` and the hand cards of ``action`` on ``seat``'s table (R12).
+        Updates ``hands``, ``melds``, ``table_counts``, ``extensions``; returns the
+        mask of hand cards used."""
+        mask = action >> 3
+        rest = mask ^ (1 << card)
+        hand = st.hands[seat]
+        used = rest & hand
+        melds = st.melds[seat]
+        if used:
+            st.hands[seat] = hand ^ used
+            melds.append(mask)
+        else:
+            melds[melds.index(rest)] = mask
+        if len(melds) > 1:
+            melds.sort(key=_low)
+        st.extensions[seat] = _ext_union(self.tab, melds)
+        st.table_counts[seat] += 1 + used.bit_count()
+        return used
+
+    def apply_force(self, st: Any, target: Seat, card: int, force: int) -> bool:
+        """R15: add ``card`` to ``target``'s meld number ``force`` at once.  Returns
+        True (the card is on the table; the target throws or has won)."""
+        melds = st.melds[target]
+        melds[force - 1] |= 1 << card
+        if len(melds) > 1:
+            melds.sort(key=_low)
+        st.extensions[target] = _ext_union(self.tab, melds)
+        st.table_counts[target] += 1
+        return True
+
+    def forced_meld(self, melds_before: "tuple[Mask, ...]", card: int, force: int) -> Mask:
+        """The meld a gameweave force made: meld ``force`` of ``melds_before`` plus
+        ``card`` (for the public history)."""
+        return melds_before[force - 1] | 1 << card
+
+
+class RearrangeFlow:
+    """The R18 flow: a meld action is a whole new table; forcing by "some partition".
+
+    Attributes: ``tab`` (the capped :class:`MeldTable`), ``rearranging`` (True),
+    ``numbered_force`` (False: ``force`` names no meld, R18e), ``parts``
+    (a :class:`Partitioner` memo).
+    """
+
+    rearranging = True
+    numbered_force = False
+
+    def __init__(self, tab: MeldTable) -> None:
+        self.tab = tab
+        self.parts = Partitioner(tab)
+
+    def _table(self, st: Any, seat: Seat) -> Mask:
+        m = 0
+        for x in st.melds[seat]:
+            m |= x
+        return m
+
+    def meld_options(self, st: Any, seat: Seat, card: int) -> list[Action]:
+        """Every new table by which ``seat`` can meld ``card`` (R18a-c): each partition
+        of its table cards, the card and any hand cards, once (R18b)."""
+        hand = st.hands[seat]
+        table = self._table(st, seat)
+        if not (table | hand) & _NEAR[card]:
+            return []  # every meld holding the card needs a same-rank card or a neighbour
+        return [table_action(t) for t in tables_with(self.tab, table | 1 << card, hand)]
+
+    def can_meld(self, st: Any, seat: Seat, card: int) -> bool:
+        """True if at least one new table holds ``card`` (R18d, R17)."""
+        if st.extensions[seat] >> card & 1:
+            return True
+        hand = st.hands[seat]
+        table = self._table(st, seat)
+        if not (table | hand) & _NEAR[card]:
+            return False
+        return can_cover(self.tab, table | 1 << card, hand)
+
+    def force_values(self, st: Any, target: Seat, card: int) -> list[int]:
+        """``[FORCE_ANY]`` if some partition of ``target``'s table plus ``card`` alone
+        is legal (R18e), else ``[]``."""
+        if st.extensions[target] >> card & 1:
+            return [FORCE_ANY]
+        table = self._table(st, target)
+        if not table & _NEAR[card]:
+            return []
+        if self.parts.partitionable(table | 1 << card):
+            return [FORCE_ANY]
+        return []
+
+    def forceable(self, melds: "tuple[Mask, ...] | list[Mask]", card: int) -> bool:
+        """True if ``card`` can be forced onto a table of ``melds`` (R18e)."""
+        if not melds:
+            return False
+        m = 1 << card
+        for x in melds:
+            m |= x
+        return self.parts.partitionable(m)
+
+    def apply_meld(self, st: Any, seat: Seat, action: Action, card: int) -> Mask:
+        """Replace ``seat``'s table by the action's table (R18); updates ``hands``,
+        ``melds``, ``table_counts``, ``extensions``; returns the hand cards used."""
+        melds = list(table_of(action))
+        new = 0
+        for m in melds:
+            new |= m
+        used = new & st.hands[seat]
+        st.hands[seat] ^= used
+        st.melds[seat] = melds
+        st.extensions[seat] = _ext_union(self.tab, melds)
+        st.table_counts[seat] = new.bit_count()
+        return used
+
+    def apply_force(self, st: Any, target: Seat, card: int, force: int) -> bool:
+        """R18e: the forced card waits for ``target``'s ``meld`` decision; returns
+        False (nothing is on the table yet)."""
+        return False
+
+    def forced_meld(self, melds_before: "tuple[Mask, ...]", card: int, force: int) -> Mask:
+        """0: under R18 the forced seat writes its own ``meld`` (R18e)."""
+        return 0
+
+
+Flow = SingleMeldFlow | RearrangeFlow
+"""Either flow."""
+
+
+@lru_cache(maxsize=None)
+def _flow(rearranging: bool, cap: int | None) -> Flow:
+    tab = meld_table(cap)
+    return RearrangeFlow(tab) if rearranging else SingleMeldFlow(tab)
+
+
+def flow_for(rules: "Rules") -> Flow:
+    """The flow of a profile: :class:`RearrangeFlow` where ``rules.rearranging``, else
+    :class:`SingleMeldFlow`; one shared instance per (rearranging, cap)."""
+    return _flow(rules.rearranging, rules.max_sequence)
+
+
+__all__ = ["Flow", "RearrangeFlow", "SingleMeldFlow", "flow_for", "meld_action"]
