@@ -54,7 +54,7 @@ def test_r1_r5_r6_r16_invariants_hold_and_every_deal_ends(deal_seed, opener, pla
     assert end.is_over and end.legal_actions() == []
     assert end.status in ("won", "tablas")
     if end.status == "won":
-        assert end.tcount[end.winner] == 11 and end.hands[end.winner] == 0
+        assert end.table_counts[end.winner] == 11 and end.hands[end.winner] == 0
     else:
         assert end.stock_count == 0
     assert len(end.history) <= 200
@@ -284,7 +284,7 @@ def test_conformance_checker_catches_broken_states():
     low0 = prefix.hands[0] & -prefix.hands[0]
     assert "two places" in broken(lambda s: s.hands.__setitem__(1, s.hands[1] | low0))
     assert "lost" in broken(lambda s: s.hands.__setitem__(0, s.hands[0] ^ low0))
-    assert "table count" in broken(lambda s: s.tcount.__setitem__(0, s.tcount[0] + 1))
+    assert "table count" in broken(lambda s: s.table_counts.__setitem__(0, s.table_counts[0] + 1))
     # a meld that lost its lowest card is two cards: no meld
     assert "R5/R6" in broken(lambda s: s.melds[s.to_act].__setitem__(0, s.melds[s.to_act][0] & (s.melds[s.to_act][0] - 1)))
 

@@ -149,7 +149,7 @@ def test_r6_gameweave_has_no_sequence_cap_but_max_sequence_8_caps_it():
     eight = m("Ah 2h 3h 4h 5h 6h 7h Jh")
     assert find_profile("gameweave").max_sequence is None
     assert GW.is_meld(ten) and GW.is_meld(nine)
-    capped = meld_table(find_profile("classic", playable_only=False).max_sequence)
+    capped = meld_table(find_profile("classic").max_sequence)
     assert capped.is_meld(eight) and not capped.is_meld(nine) and not capped.is_meld(ten)
     assert len(GW.melds) == 194
 
@@ -160,9 +160,9 @@ def test_r6_gameweave_has_no_sequence_cap_but_max_sequence_8_caps_it():
 def test_profiles_lookup_is_case_insensitive_and_pagat_is_an_alias():
     assert find_profile("GameWeave").name == "gameweave"
     assert find_profile(" gameweave ").name == "gameweave"
-    assert find_profile("PAGAT", playable_only=False).name == "anglo-american"
-    assert find_profile("Classic", playable_only=False).max_sequence == 8
-    assert find_profile("anglo-american", playable_only=False).force_back is True
+    assert find_profile("PAGAT").name == "anglo-american"
+    assert find_profile("Classic").max_sequence == 8
+    assert find_profile("anglo-american").force_back is True
     assert find_profile("gameweave").force_back is False
     assert find_profile("gameweave").rearranging is False
 
@@ -174,7 +174,18 @@ def test_profiles_unknown_name_raises_unknown_profile_error():
         GameState.new(seed=1, rules="rummy")
 
 
-def test_profiles_anglo_american_and_classic_are_not_playable_yet():
-    for name in ("anglo-american", "pagat", "classic", "Anglo-American"):
-        with pytest.raises(UnknownProfileError, match="not playable yet"):
-            GameState.new(seed=1, rules=name)
+def test_profiles_all_three_play_and_pagat_plays_anglo_american():
+    # every profile of §V plays now (issue 8); a random deal of each runs to its end
+    import random
+
+    from gameweave.engine import PROFILE_NAMES
+    from gameweave.engine.conformance import play_random_deal
+
+    assert PROFILE_NAMES == ("gameweave", "anglo-american", "classic")
+    for name in ("gameweave", "anglo-american", "pagat", "classic", "Anglo-American", "CLASSIC"):
+        st = GameState.new(seed=1, rules=name)
+        assert st.rules == find_profile(name)
+        assert st.legal_texts() == ["turn"]
+        end = play_random_deal(random.Random(1), st, eager=0.9)
+        assert end.is_over and end.status in ("won", "tablas")
+        assert end.rules.name == find_profile(name).name

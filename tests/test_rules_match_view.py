@@ -5,7 +5,7 @@ import json
 import pytest
 
 from gameweave.engine import (
-    GameRecord, GameState, Match, ReplayError, UnparsableError, format_cards, mask_names,
+    GameRecord, GameState, Match, OptionError, match_options, ReplayError, UnparsableError, format_cards, mask_names,
     parse_cards, seat_view,
 )
 from gameweave.engine.conformance import build_deck, same_state
@@ -81,10 +81,16 @@ def test_r20_running_tally_counts_wins_and_tablas_and_never_ends():
 
 
 def test_r20_match_rejects_bad_settings_and_unfinished_deals():
-    with pytest.raises(ValueError):
-        Match(format="stakes")
-    with pytest.raises(ValueError):
-        Match(format="first_to", target=0)
+    with pytest.raises(OptionError):
+        Match(format="best_of")
+    with pytest.raises(OptionError):
+        Match(format="stakes", tablas_stake="triple")
+    with pytest.raises(OptionError):
+        Match(format="first_to", target=-1)
+    with pytest.raises(OptionError):  # in Match(), target=0 means "the profile's default"
+        match_options("gameweave", {"match": "first_to", "target": 0})
+    with pytest.raises(OptionError):  # a ValueError too, for callers that only care about bad input
+        Match(first_opener=2)
     with pytest.raises(ValueError):
         Match().record(GameState.new(WIN_DECK))
 

@@ -8,9 +8,10 @@ said otherwise; A is the opener and B the other seat.
 import pytest
 
 from gameweave.engine import (
-    GameRecord, GameState, IllegalActionError, UnparsableError, card_name, format_cards,
-    mask_of, parse_card, parse_cards, seat_view,
+    MELD, GameRecord, GameState, IllegalActionError, UnparsableError, card_name, format_cards,
+    is_meld, kind_of, mask_of, meld_cards, parse_card, parse_cards, seat_view,
 )
+from gameweave.engine.actions import REFUSE_KIND, TURN_KIND
 from gameweave.engine.conformance import build_deck, check_invariants
 
 
@@ -96,8 +97,8 @@ def test_r7_nobody_adds_to_the_opponents_melds_by_choice():
     run(st, ["turn", "refuse", "meld 3c 4c 5c", "throw 5h"])
     # A takes 5h; none of A's choices touches B's meld 3c 4c 5c
     for a in st.legal_actions():
-        if a >> 40 == 0:
-            assert a & st.table_mask(1) == 0
+        if is_meld(a):
+            assert meld_cards(a) & st.table_mask(1) == 0
     assert st.legal_texts() == ["meld 5h 6h 7h", "turn"]
     with pytest.raises(IllegalActionError):
         st.play("meld 3c 4c 5c 5h")
@@ -215,7 +216,7 @@ def test_r12_one_choice_per_run_containing_the_taken_card():
     ]
     run(st, ["meld 4h 5h 6h"])
     assert hand(st, 0).split()[:2] == ["Ac", "2s"] and "3h" in hand(st, 0) and "7h" in hand(st, 0)
-    assert st.tcount[0] == 3 and st.hand_count(0) == 8
+    assert st.table_counts[0] == 3 and st.hand_count(0) == 8
 
 
 def test_r12_addition_to_own_meld_is_a_separate_choice_and_the_taken_card_never_enters_the_hand():
@@ -226,7 +227,7 @@ def test_r12_addition_to_own_meld_is_a_separate_choice_and_the_taken_card_never_
     run(st2, ["meld 3c 4c 5c 6c"])
     assert melds(st2, 1) == ["3c 4c 5c 6c"]
     assert not st2.hands[1] & m("6c")
-    assert st2.tcount[1] == 4 and st2.hand_count(1) == 7
+    assert st2.table_counts[1] == 4 and st2.hand_count(1) == 7
 
 
 def test_r12_worked_example_of_seed_001_section_09():
@@ -250,7 +251,8 @@ def test_r12_worked_example_of_seed_001_section_09():
             st.play(text)
     # "Without using the centre card, the same 4h-5h cannot be melded independently."
     run(st, ["turn"])
-    assert all(not (a & m("4h 5h")) or a & (1 << st.card) for a in st.legal_actions() if a >> 40 == 0)
+    assert all(not (meld_cards(a) & m("4h 5h")) or meld_cards(a) & (1 << st.card)
+               for a in st.legal_actions() if is_meld(a))
     assert st.hands[1] & m("4h 5h") == m("4h 5h")
 
 
@@ -306,7 +308,7 @@ def test_r15_forcing_a_thrown_card_then_the_forced_player_throws():
     run(st, ["throw 6c force 1"])
     assert melds(st, 1) == ["3c 4c 5c 6c"]
     assert (st.to_act, st.decision, st.card) == (1, "throw", -1)
-    assert st.tcount[1] == 4 and st.hand_count(1) == 7
+    assert st.table_counts[1] == 4 and st.hand_count(1) == 7
     # the forced addition is not written: the record holds only the throw with its force
     assert GameRecord.from_state(st).actions[-1] == "throw 6c force 1"
 
@@ -323,7 +325,7 @@ def test_r15_forcing_chain_each_forced_player_forces_in_turn():
     assert melds(st, 1) == ["2c 3c 4c 5c 6c"] and (st.to_act, st.decision) == (1, "throw")
     run(st, ["throw Ks"])
     assert (st.to_act, st.decision, card_name(st.card)) == (0, "take_or_turn", "Ks")
-    assert st.tcount == [4, 5] and [st.hand_count(0), st.hand_count(1)] == [6, 5]
+    assert st.table_counts == [4, 5] and [st.hand_count(0), st.hand_count(1)] == [6, 5]
 
 
 def test_r15_a_card_needing_the_opponents_hand_cannot_be_forced():
@@ -350,11 +352,11 @@ def test_r15_force_names_the_opponents_meld_number_in_order_of_lowest_card():
 
 def test_r16_winning_meld_takes_the_taken_card_plus_every_hand_card():
     st = eleven_deal()
-    assert st.tcount[1] == 7 and hand(st, 1) == "Jh Qh Kh"
+    assert st.table_counts[1] == 7 and hand(st, 1) == "Jh Qh Kh"
     assert st.legal_texts() == ["meld 7h Jh Qh", "meld 7h Jh Qh Kh", "turn"]
     run(st, ["meld 7h Jh Qh Kh"])
     assert st.status == "won" and st.winner == 1 and st.is_over
-    assert st.tcount[1] == 11 and st.hands[1] == 0
+    assert st.table_counts[1] == 11 and st.hands[1] == 0
     assert melds(st, 1)[-1] == "7h Jh Qh Kh"
     assert st.legal_actions() == [] and st.decision is None  # no throw after eleven
     with pytest.raises(IllegalActionError, match="over"):
@@ -364,14 +366,14 @@ def test_r16_winning_meld_takes_the_taken_card_plus_every_hand_card():
 def test_r16_ten_on_the_table_and_empty_hand_wins_with_a_forced_card():
     st = eleven_deal()
     run(st, ["meld 7h Jh Qh"])
-    assert st.tcount[1] == 10 and st.status == "playing"  # ten is not enough: throw
+    assert st.table_counts[1] == 10 and st.status == "playing"  # ten is not enough: throw
     assert st.legal_texts() == ["throw Kh"]
     run(st, ["throw Kh"])
-    assert st.tcount[1] == 10 and st.hands[1] == 0 and st.status == "playing"
+    assert st.table_counts[1] == 10 and st.hands[1] == 0 and st.status == "playing"
     run(st, ["turn"])  # A lets Kh die and turns 5c
     run(st, ["refuse force 1"])
     assert st.status == "won" and st.winner == 1
-    assert st.tcount[1] == 11 and melds(st, 1)[0] == "2c 3c 4c 5c"
+    assert st.table_counts[1] == 11 and melds(st, 1)[0] == "2c 3c 4c 5c"
 
 
 def test_r16_ten_on_the_table_and_empty_hand_keeps_playing_and_wins_with_a_taken_card():
@@ -433,8 +435,8 @@ def test_r18_gameweave_never_rearranges_and_rejects_the_rearranging_notation():
         parse_action("meld 3h 4h 5h / 6c 6d 6h")
     # B's 4d 5d 6d 7d stays whole: taking 7h makes a new meld, it never borrows 7d
     st = eleven_deal()
-    assert all(a & st.table_mask(1) == 0 or a & st.table_mask(1) in st.melds[1]
-               for a in st.legal_actions() if a >> 40 == 0)
+    assert all(meld_cards(a) & st.table_mask(1) == 0 or meld_cards(a) & st.table_mask(1) in st.melds[1]
+               for a in st.legal_actions() if is_meld(a))
 
 
 def test_r19_gameweave_has_no_forcing_back_a_refused_card():
@@ -453,8 +455,8 @@ def test_r19_gameweave_has_no_forcing_back_a_refused_card():
         while not st.is_over:
             legal = st.legal_actions()
             if st.decision == "take_or_turn":
-                assert all(a >> 40 in (0, 1) for a in legal)
-                if st.history[-1] >> 40 == 2 and st.extall[st.live_from] >> st.card & 1:
+                assert all(kind_of(a) in (MELD, TURN_KIND) for a in legal)
+                if kind_of(st.history[-1]) == REFUSE_KIND and st.extensions[st.live_from] >> st.card & 1:
                     seen += 1
             st.apply(choose_action(rng, legal, 0.9))
     assert seen > 0  # the situation R19 is about did arise
