@@ -122,7 +122,12 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
     if seen != FULL_MASK or total != 40:
         _fail(state, f"R1: cards lost: {format_cards(FULL_MASK & ~seen)}")
     for s in (0, 1):
-        t = state.table_mask(s).bit_count()
+        tm = 0
+        for m in state.melds[s]:
+            tm |= m
+        if tm != state.table_cards[s]:
+            _fail(state, f"seat {s + 1}: the table-cards mask is stale")
+        t = tm.bit_count()
         if state.table_counts[s] != t:
             _fail(state, f"seat {s + 1}: table count {state.table_counts[s]} but {t} cards on the table")
         e = 0
@@ -201,7 +206,7 @@ def same_state(a: GameState, b: GameState) -> bool:
     melds, centre, dead cards, phase, status, history)."""
     return (
         a.rules == b.rules and a.deck == b.deck and a.opener == b.opener
-        and a.hands == b.hands and a.melds == b.melds and a.table_counts == b.table_counts and a.forced == b.forced and a.refused == b.refused
+        and a.hands == b.hands and a.melds == b.melds and a.table_counts == b.table_counts and a.table_cards == b.table_cards and a.forced == b.forced and a.refused == b.refused
         and a.stock_pos == b.stock_pos and a.to_act == b.to_act and a.phase == b.phase
         and a.card == b.card and a.live_from == b.live_from and a.dead == b.dead
         and a.status == b.status and a.winner == b.winner and a.history == b.history

@@ -30,6 +30,23 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 _RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
+_L1 = tuple(1 << (c - 4) if c >= 4 else 0 for c in range(40))
+_L2 = tuple(1 << (c - 8) if c >= 8 else 0 for c in range(40))
+_R1 = tuple(1 << (c + 4) if c < 36 else 0 for c in range(40))
+_R2 = tuple(1 << (c + 8) if c < 32 else 0 for c in range(40))
+
+
+def _in_some_meld(card: int, pool: Mask) -> bool:
+    """True if some meld of three holds ``card`` and two cards of ``pool`` (R5, R6);
+    every longer meld holds such a three, so False means no meld can hold the card."""
+    same = pool & _RANK_OTHERS[card]
+    if same & (same - 1):
+        return True
+    if pool & _L1[card]:
+        return bool(pool & _L2[card] or pool & _R1[card])
+    return bool(pool & _R1[card] and pool & _R2[card])
+
+
 # the hand cards any new meld with card c needs at least one of: same rank, or a suit neighbour
 _NEAR: tuple[int, ...] = tuple(
     _RANK_OTHERS[c] | (1 << (c - 4) if c >= 4 else 0) | (1 << (c + 4) if c < 36 else 0)
@@ -148,6 +165,7 @@ class SingleMeldFlow:
         if len(melds) > 1:
             melds.sort(key=_low)
         st.extensions[seat] = _ext_union(self.tab, melds)
+        st.table_cards[seat] |= action >> 3
         st.table_counts[seat] += 1 + used.bit_count()
         return used
 
@@ -159,6 +177,7 @@ class SingleMeldFlow:
         if len(melds) > 1:
             melds.sort(key=_low)
         st.extensions[target] = _ext_union(self.tab, melds)
+        st.table_cards[target] |= 1 << card
         st.table_counts[target] += 1
         return True
 
@@ -183,19 +202,13 @@ class RearrangeFlow:
         self.tab = tab
         self.parts = Partitioner(tab)
 
-    def _table(self, st: Any, seat: Seat) -> Mask:
-        m = 0
-        for x in st.melds[seat]:
-            m |= x
-        return m
-
     def meld_options(self, st: Any, seat: Seat, card: int) -> list[Action]:
         """Every new table by which ``seat`` can meld ``card`` (R18a-c): each partition
         of its table cards, the card and any hand cards, once (R18b)."""
         hand = st.hands[seat]
-        table = self._table(st, seat)
-        if not (table | hand) & _NEAR[card]:
-            return []  # every meld holding the card needs a same-rank card or a neighbour
+        table = st.table_cards[seat]
+        if not _in_some_meld(card, table | hand):
+            return []  # no meld holds the card at all
         return [table_action(t) for t in tables_with(self.tab, table | 1 << card, hand)]
 
     def can_meld(self, st: Any, seat: Seat, card: int) -> bool:
@@ -203,9 +216,11 @@ class RearrangeFlow:
         if st.extensions[seat] >> card & 1:
             return True
         hand = st.hands[seat]
-        table = self._table(st, seat)
-        if not (table | hand) & _NEAR[card]:
+        table = st.table_cards[seat]
+        if not _in_some_meld(card, table | hand):
             return False
+        if _in_some_meld(card, hand):
+            return True  # a new meld from hand cards beside the table as it is
         return can_cover(self.tab, table | 1 << card, hand)
 
     def force_values(self, st: Any, target: Seat, card: int) -> list[int]:
@@ -213,8 +228,8 @@ class RearrangeFlow:
         is legal (R18e), else ``[]``."""
         if st.extensions[target] >> card & 1:
             return [FORCE_ANY]
-        table = self._table(st, target)
-        if not table & _NEAR[card]:
+        table = st.table_cards[target]
+        if not _in_some_meld(card, table):
             return []
         if self.parts.partitionable(table | 1 << card):
             return [FORCE_ANY]
@@ -240,6 +255,7 @@ class RearrangeFlow:
         st.hands[seat] ^= used
         st.melds[seat] = melds
         st.extensions[seat] = _ext_union(self.tab, melds)
+        st.table_cards[seat] = new
         st.table_counts[seat] = new.bit_count()
         return used
 

@@ -14,8 +14,77 @@ one :class:`~gameweave.engine.melds.MeldTable` (one sequence cap, R6) and is pur
 
 from __future__ import annotations
 
-from .cards import Mask
+from .cards import RANK_MASKS, Mask
 from .melds import MeldTable
+
+_RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
+_RANK_ABOVE: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~((2 << c) - 1) for c in range(40))
+
+
+def _with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+    """Every legal meld (R5, R6, the table's cap) that holds card ``c`` and lies within
+    ``pool | c``; built from the run and the same-rank cards around ``c``."""
+    bit = 1 << c
+    out = []
+    same = pool & _RANK_OTHERS[c]
+    if same & (same - 1):
+        a = same & -same
+        rest = same ^ a
+        b = rest & -rest
+        d = rest ^ b
+        out.append(bit | a | b)
+        if d:
+            out.append(bit | a | d)
+            out.append(bit | b | d)
+            out.append(bit | same)
+    lo = 0
+    x = c - 4
+    while x >= 0 and pool >> x & 1:
+        lo += 1
+        x -= 4
+    hi = 0
+    x = c + 4
+    while x < 40 and pool >> x & 1:
+        hi += 1
+        x += 4
+    if lo + hi >= 2:
+        seq = tab.seq
+        cap = 10 if tab.max_sequence is None else tab.max_sequence
+        for i in range(lo, -1, -1):
+            start = c - 4 * i
+            for j in range(hi + 1):
+                n = i + j + 1
+                if 3 <= n <= cap:
+                    out.append(seq[(start, n)])
+    return out
+
+
+def _lowest_at(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+    """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool)."""
+    bit = 1 << c
+    out = []
+    same = pool & _RANK_ABOVE[c]
+    if same & (same - 1):
+        a = same & -same
+        rest = same ^ a
+        b = rest & -rest
+        d = rest ^ b
+        out.append(bit | a | b)
+        if d:
+            out.append(bit | a | d)
+            out.append(bit | b | d)
+            out.append(bit | same)
+    hi = 0
+    x = c + 4
+    while x < 40 and pool >> x & 1:
+        hi += 1
+        x += 4
+    if hi >= 2:
+        seq = tab.seq
+        cap = 10 if tab.max_sequence is None else tab.max_sequence
+        for n in range(3, min(hi + 1, cap) + 1):
+            out.append(seq[(c, n)])
+    return out
 
 
 def tables_with(tab: MeldTable, required: Mask, hand: Mask) -> list[tuple[Mask, ...]]:
@@ -30,8 +99,6 @@ def tables_with(tab: MeldTable, required: Mask, hand: Mask) -> list[tuple[Mask, 
     under a millisecond.
     """
     out: list[tuple[Mask, ...]] = []
-    by_card = tab.by_card
-    by_low = tab.by_low
 
     def extend(rest: Mask, chosen: list[Mask], floor: int) -> None:
         out.append(tuple(chosen))
@@ -40,23 +107,20 @@ def tables_with(tab: MeldTable, required: Mask, hand: Mask) -> list[tuple[Mask, 
             low = h & -h
             h ^= low
             c = low.bit_length() - 1
-            for m in by_low[c]:
-                if m & rest == m:
-                    chosen.append(m)
-                    extend(rest & ~m, chosen, c + 1)
-                    chosen.pop()
+            for m in _lowest_at(tab, c, rest):
+                chosen.append(m)
+                extend(rest & ~m, chosen, c + 1)
+                chosen.pop()
 
     def cover(req: Mask, rest: Mask, chosen: list[Mask]) -> None:
         if not req:
             extend(rest, chosen, 0)
             return
         low = req & -req
-        pool = req | rest
-        for m in by_card[low.bit_length() - 1]:
-            if m & pool == m:
-                chosen.append(m)
-                cover(req & ~m, rest & ~m, chosen)
-                chosen.pop()
+        for m in _with_card(tab, low.bit_length() - 1, (req ^ low) | rest):
+            chosen.append(m)
+            cover(req & ~m, rest & ~m, chosen)
+            chosen.pop()
 
     cover(required, hand, [])
     return out
@@ -64,15 +128,13 @@ def tables_with(tab: MeldTable, required: Mask, hand: Mask) -> list[tuple[Mask, 
 
 def can_cover(tab: MeldTable, required: Mask, hand: Mask) -> bool:
     """True if :func:`tables_with` would list at least one table (R18d, R17)."""
-    by_card = tab.by_card
 
     def cover(req: Mask, rest: Mask) -> bool:
         if not req:
             return True
         low = req & -req
-        pool = req | rest
-        for m in by_card[low.bit_length() - 1]:
-            if m & pool == m and cover(req & ~m, rest & ~m):
+        for m in _with_card(tab, low.bit_length() - 1, (req ^ low) | rest):
+            if cover(req & ~m, rest & ~m):
                 return True
         return False
 
@@ -101,8 +163,8 @@ class Partitioner:
             return got
         low = mask & -mask
         ok = False
-        for m in self.tab.by_card[low.bit_length() - 1]:
-            if m & mask == m and self.partitionable(mask & ~m):
+        for m in _with_card(self.tab, low.bit_length() - 1, mask ^ low):
+            if self.partitionable(mask & ~m):
                 ok = True
                 break
         if len(self.memo) >= self.limit:

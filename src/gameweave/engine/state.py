@@ -116,6 +116,7 @@ class GameState:
         hands: ``[mask0, mask1]`` — 40-bit hand masks.
         melds: ``[list0, list1]`` — each seat's melds as 40-bit masks, kept in §VII order
             (hand order of their lowest card); ``melds[s][n-1]`` is meld number ``n``.
+        table_cards: ``[m0, m1]`` — mask of every card on each seat's table.
         table_counts: ``[n0, n1]`` — cards on each seat's table.
         extensions: ``[e0, e1]`` — per seat, the mask of cards that extend one of its
             melds (R15).
@@ -133,7 +134,7 @@ class GameState:
     """
 
     __slots__ = (
-        "rules", "flow", "deck", "opener", "hands", "melds", "table_counts", "extensions",
+        "rules", "flow", "deck", "opener", "hands", "melds", "table_cards", "table_counts", "extensions",
         "stock_pos", "to_act", "phase", "card", "live_from", "refused", "forced", "dead",
         "status", "winner", "history", "actors",
     )
@@ -144,6 +145,7 @@ class GameState:
     opener: Seat
     hands: list[Mask]
     melds: list[list[Mask]]
+    table_cards: list[Mask]
     table_counts: list[int]
     extensions: list[Mask]
     stock_pos: int
@@ -173,6 +175,7 @@ class GameState:
             h[opener ^ (i & 1)] |= 1 << deck[i]
         st.hands = h
         st.melds = [[], []]
+        st.table_cards = [0, 0]
         st.table_counts = [0, 0]
         st.extensions = [0, 0]
         st.stock_pos = STOCK_START
@@ -287,6 +290,7 @@ class GameState:
         st.opener = self.opener
         st.hands = self.hands[:]
         st.melds = [self.melds[0][:], self.melds[1][:]]
+        st.table_cards = self.table_cards[:]
         st.table_counts = self.table_counts[:]
         st.extensions = self.extensions[:]
         st.stock_pos = self.stock_pos
@@ -331,10 +335,7 @@ class GameState:
 
     def table_mask(self, seat: Seat) -> Mask:
         """40-bit mask of every card on seat's table."""
-        m = 0
-        for x in self.melds[seat]:
-            m |= x
-        return m
+        return self.table_cards[seat]
 
     def meld_options(self, seat: Seat, card: int) -> list[Action]:
         """Every ``meld`` action by which ``seat`` can meld ``card`` now (R12, or R18
