@@ -88,7 +88,7 @@ def meld_action(mask: Mask) -> Action:
     return mask << 3
 
 
-def table_action(melds: "tuple[Mask, ...] | list[Mask]") -> Action:
+def table_action(melds: tuple[Mask, ...] | list[Mask]) -> Action:
     """The ``meld`` action of a whole new table (R18): ``melds`` are legal melds (any
     order).  Raises :class:`KeyError` if one is not a meld of the pack."""
     payload = 0
@@ -279,7 +279,7 @@ def _parse_cards(words: list[str], text: str) -> int:
     return mask
 
 
-def parse_action(text: str, rules: "Rules | None" = None) -> Action:
+def parse_action(text: str, rules: Rules | None = None) -> Action:
     """Parse one action written in §VII notation under a profile (default gameweave);
     case-insensitive, melds and cards in any order.
 

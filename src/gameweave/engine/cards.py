@@ -11,7 +11,8 @@ Everything here is built once at import; nothing allocates per call on the hot p
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, TypeAlias
+from typing import TypeAlias
+from collections.abc import Iterable, Iterator
 
 from .errors import UnparsableError
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from .actions import format_action, is_forcing, is_meld, parse_action
 from .cards import CARD_NAMES, FULL_MASK, format_cards, mask_of, parse_cards

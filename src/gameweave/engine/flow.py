@@ -18,8 +18,8 @@ Hooks receive the state and touch only the fields named in their docstrings.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from typing import TYPE_CHECKING
 
 from .actions import FORCE_ANY, Action, meld_action, table_action, table_of
 from .cards import RANK_MASKS, Mask, Seat
@@ -28,6 +28,7 @@ from .partition import Partitioner, can_cover, tables_with
 
 if TYPE_CHECKING:
     from .rules import Rules
+    from .state import GameState
 
 _RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
 _L1 = tuple(1 << (c - 4) if c >= 4 else 0 for c in range(40))
@@ -83,7 +84,7 @@ class SingleMeldFlow:
         self._cap = 10 if tab.max_sequence is None else tab.max_sequence
 
     # ------------------------------------------------------------ legal
-    def meld_options(self, st: Any, seat: Seat, card: int) -> list[Action]:
+    def meld_options(self, st: GameState, seat: Seat, card: int) -> list[Action]:
         """Every ``meld`` action by which ``seat`` can meld ``card`` now (R12).
 
         Order: additions to the seat's melds (by meld number), the new set of three, the
@@ -126,13 +127,13 @@ class SingleMeldFlow:
                         out.append(seq[(start, length)] << 3)
         return out
 
-    def can_meld(self, st: Any, seat: Seat, card: int) -> bool:
+    def can_meld(self, st: GameState, seat: Seat, card: int) -> bool:
         """True if :meth:`meld_options` is not empty (R17's test)."""
         if st.extensions[seat] >> card & 1:
             return True
         return bool(self.meld_options(st, seat, card))
 
-    def force_values(self, st: Any, target: Seat, card: int) -> list[int]:
+    def force_values(self, st: GameState, target: Seat, card: int) -> list[int]:
         """The forces by which ``card`` can be put on ``target``: the meld numbers
         (1-based, §VII) of the target's melds that the card extends (R15)."""
         bit = 1 << card
@@ -141,14 +142,14 @@ class SingleMeldFlow:
         ext = self._ext
         return [i for i, m in enumerate(st.melds[target], 1) if ext[m] & bit]
 
-    def forceable(self, melds: "tuple[Mask, ...] | list[Mask]", card: int) -> bool:
+    def forceable(self, melds: tuple[Mask, ...] | list[Mask], card: int) -> bool:
         """True if ``card`` can be forced onto a table of ``melds`` (R15)."""
         ext = self._ext
         bit = 1 << card
         return any(ext[m] & bit for m in melds)
 
     # ------------------------------------------------------------ apply
-    def apply_meld(self, st: Any, seat: Seat, action: Action, card: int) -> Mask:
+    def apply_meld(self, st: GameState, seat: Seat, action: Action, card: int) -> Mask:
         """Put ``card`` and the hand cards of ``action`` on ``seat``'s table (R12).
         Updates ``hands``, ``melds``, ``table_counts``, ``extensions``; returns the
         mask of hand cards used."""
@@ -169,7 +170,7 @@ class SingleMeldFlow:
         st.table_counts[seat] += 1 + used.bit_count()
         return used
 
-    def apply_force(self, st: Any, target: Seat, card: int, force: int) -> bool:
+    def apply_force(self, st: GameState, target: Seat, card: int, force: int) -> bool:
         """R15: add ``card`` to ``target``'s meld number ``force`` at once.  Returns
         True (the card is on the table; the target throws or has won)."""
         melds = st.melds[target]
@@ -181,7 +182,7 @@ class SingleMeldFlow:
         st.table_counts[target] += 1
         return True
 
-    def forced_meld(self, melds_before: "tuple[Mask, ...]", card: int, force: int) -> Mask:
+    def forced_meld(self, melds_before: tuple[Mask, ...], card: int, force: int) -> Mask:
         """The meld a gameweave force made: meld ``force`` of ``melds_before`` plus
         ``card`` (for the public history)."""
         return melds_before[force - 1] | 1 << card
@@ -202,7 +203,7 @@ class RearrangeFlow:
         self.tab = tab
         self.parts = Partitioner(tab)
 
-    def meld_options(self, st: Any, seat: Seat, card: int) -> list[Action]:
+    def meld_options(self, st: GameState, seat: Seat, card: int) -> list[Action]:
         """Every new table by which ``seat`` can meld ``card`` (R18a-c): each partition
         of its table cards, the card and any hand cards, once (R18b)."""
         hand = st.hands[seat]
@@ -211,7 +212,7 @@ class RearrangeFlow:
             return []  # no meld holds the card at all
         return [table_action(t) for t in tables_with(self.tab, table | 1 << card, hand)]
 
-    def can_meld(self, st: Any, seat: Seat, card: int) -> bool:
+    def can_meld(self, st: GameState, seat: Seat, card: int) -> bool:
         """True if at least one new table holds ``card`` (R18d, R17)."""
         if st.extensions[seat] >> card & 1:
             return True
@@ -223,7 +224,7 @@ class RearrangeFlow:
             return True  # a new meld from hand cards beside the table as it is
         return can_cover(self.tab, table | 1 << card, hand)
 
-    def force_values(self, st: Any, target: Seat, card: int) -> list[int]:
+    def force_values(self, st: GameState, target: Seat, card: int) -> list[int]:
         """``[FORCE_ANY]`` if some partition of ``target``'s table plus ``card`` alone
         is legal (R18e), else ``[]``."""
         if st.extensions[target] >> card & 1:
@@ -235,7 +236,7 @@ class RearrangeFlow:
             return [FORCE_ANY]
         return []
 
-    def forceable(self, melds: "tuple[Mask, ...] | list[Mask]", card: int) -> bool:
+    def forceable(self, melds: tuple[Mask, ...] | list[Mask], card: int) -> bool:
         """True if ``card`` can be forced onto a table of ``melds`` (R18e)."""
         if not melds:
             return False
@@ -244,7 +245,7 @@ class RearrangeFlow:
             m |= x
         return self.parts.partitionable(m)
 
-    def apply_meld(self, st: Any, seat: Seat, action: Action, card: int) -> Mask:
+    def apply_meld(self, st: GameState, seat: Seat, action: Action, card: int) -> Mask:
         """Replace ``seat``'s table by the action's table (R18); updates ``hands``,
         ``melds``, ``table_counts``, ``extensions``; returns the hand cards used."""
         melds = list(table_of(action))
@@ -259,12 +260,12 @@ class RearrangeFlow:
         st.table_counts[seat] = new.bit_count()
         return used
 
-    def apply_force(self, st: Any, target: Seat, card: int, force: int) -> bool:
+    def apply_force(self, st: GameState, target: Seat, card: int, force: int) -> bool:
         """R18e: the forced card waits for ``target``'s ``meld`` decision; returns
         False (nothing is on the table yet)."""
         return False
 
-    def forced_meld(self, melds_before: "tuple[Mask, ...]", card: int, force: int) -> Mask:
+    def forced_meld(self, melds_before: tuple[Mask, ...], card: int, force: int) -> Mask:
         """0: under R18 the forced seat writes its own ``meld`` (R18e)."""
         return 0
 
@@ -273,13 +274,13 @@ Flow = SingleMeldFlow | RearrangeFlow
 """Either flow."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _flow(rearranging: bool, cap: int | None) -> Flow:
     tab = meld_table(cap)
     return RearrangeFlow(tab) if rearranging else SingleMeldFlow(tab)
 
 
-def flow_for(rules: "Rules") -> Flow:
+def flow_for(rules: Rules) -> Flow:
     """The flow of a profile: :class:`RearrangeFlow` where ``rules.rearranging``, else
     :class:`SingleMeldFlow`; one shared instance per (rearranging, cap)."""
     return _flow(rules.rearranging, rules.max_sequence)

@@ -18,7 +18,8 @@ from its cryptographic source) and passes it in; the engine has no randomness.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from .errors import OptionError
 from .rules import GAMEWEAVE, MATCH_FORMATS, TABLAS_STAKES, Rules, find_profile
@@ -36,7 +37,7 @@ def _whole(name: str, value: Any, low: int, high: int) -> int:
     return value
 
 
-def match_options(rules: "Rules | str", options: "dict[str, Any] | None" = None) -> dict[str, Any]:
+def match_options(rules: Rules | str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """The full option set of a match (R20): ``match``, ``target``, ``stake`` and
     ``tablas_stake``, each taken from ``options`` or the profile's default.
 

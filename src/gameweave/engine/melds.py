@@ -10,7 +10,7 @@ forcing, R15).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from .cards import RANK_MASKS, make_card
@@ -50,7 +50,7 @@ def _sequence_mask(low_rank: int, suit: int, length: int) -> int:
     return m
 
 
-@lru_cache(maxsize=None)
+@cache
 def meld_table(max_sequence: int | None = None) -> MeldTable:
     """The :class:`MeldTable` for a sequence cap (R6); built once and cached."""
     cap = 10 if max_sequence is None else max_sequence

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from .actions import format_action
 from .cards import CARD_NAMES, mask_names
@@ -53,7 +54,7 @@ class GameRecord:
 
     # -------------------------------------------------------------- conversion
     @classmethod
-    def from_state(cls, state: GameState) -> "GameRecord":
+    def from_state(cls, state: GameState) -> GameRecord:
         """The record of a state's deal so far."""
         return cls(
             rules=state.rules.name,
@@ -76,7 +77,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, obj: Any) -> "GameRecord":
+    def from_dict(cls, obj: Any) -> GameRecord:
         """Read a §VII JSON object.  Raises :class:`UnparsableError` if malformed
         (missing keys, a bad deck, an opener other than 1 or 2, non-text actions,
         an unknown profile)."""
@@ -106,7 +107,7 @@ class GameRecord:
         return cls(rules=rules, deck=deck, opener=opener - 1, actions=list(actions))
 
     @classmethod
-    def from_json(cls, text: str) -> "GameRecord":
+    def from_json(cls, text: str) -> GameRecord:
         """Parse one record from JSON text.  Raises :class:`UnparsableError`."""
         try:
             obj = json.loads(text)
@@ -161,7 +162,7 @@ class MatchRecord:
     deals: list[GameRecord] = field(default_factory=list)
 
     @classmethod
-    def from_dict(cls, obj: Any) -> "MatchRecord":
+    def from_dict(cls, obj: Any) -> MatchRecord:
         """Read a §VII match record.  Raises :class:`UnparsableError` if malformed
         (the first opener, a deal's opener against R9, a deal of another profile) and
         :class:`OptionError` for a bad option value."""
@@ -232,7 +233,7 @@ class MatchRecord:
         return match, finals
 
 
-def read_record(obj: Any) -> "GameRecord | MatchRecord":
+def read_record(obj: Any) -> GameRecord | MatchRecord:
     """A deal record, a match record, or the table's download of a deal (§VII), from a
     JSON object.  Raises :class:`UnparsableError` or :class:`OptionError`."""
     if isinstance(obj, dict) and "deals" in obj:

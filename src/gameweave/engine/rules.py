@@ -91,7 +91,7 @@ PROFILE_NAMES: tuple[str, ...] = ("gameweave", "anglo-american", "classic")
 """The canonical profile names, default first."""
 
 
-def find_profile(name: "str | Rules") -> Rules:
+def find_profile(name: str | Rules) -> Rules:
     """Look up a rule profile by name, case-insensitively (§V); ``pagat`` is an alias.
 
     A :class:`Rules` passes through unchanged.  Raises :class:`UnknownProfileError` for

@@ -27,16 +27,20 @@ state unchanged on error).
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
 
 from .actions import (
     FORCE, FORCE_KIND, MELD, REFUSE, REFUSE_KIND, TABLE, THROW_KIND, TURN, TURN_KIND,
-    Action, force_of, format_action, parse_action, refuse_action, table_of, throw_action,
+    Action, force_of, format_action, parse_action, refuse_action, table_of,
 )
 from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, cards_of, format_cards, parse_cards
 from .errors import IllegalActionError, UnparsableError
 from .flow import Flow, flow_for
 from .rules import GAMEWEAVE, Rules, find_profile
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 PH_TURN, PH_TAKE, PH_TURNED, PH_THROW, PH_FORCED, PH_OVER = range(6)
 """Phase numbers; ``DECISIONS[phase]`` is the decision's name (``None`` once over)."""
@@ -163,7 +167,7 @@ class GameState:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def _blank(cls, rules: Rules, deck: tuple[int, ...], opener: Seat) -> "GameState":
+    def _blank(cls, rules: Rules, deck: tuple[int, ...], opener: Seat) -> GameState:
         """The state before the first action of a deal (R8): the only constructor."""
         st = cls.__new__(cls)
         st.rules = rules
@@ -200,7 +204,7 @@ class GameState:
         seed: int | str | None = None,
         opener: int = 0,
         rules: Rules | str = GAMEWEAVE,
-    ) -> "GameState":
+    ) -> GameState:
         """Deal a new deal (R8) from a deck order, or from ``seed`` (deterministic).
 
         Args:
@@ -222,7 +226,7 @@ class GameState:
         return cls._blank(rules, deck, opener)
 
     @classmethod
-    def from_view(cls, view: Any, opponent_hand: Mask, stock: Sequence[int]) -> "GameState":
+    def from_view(cls, view: SeatView, opponent_hand: Mask, stock: Sequence[int]) -> GameState:
         """A full state consistent with a seat's view (a bot's sampled world, R21).
 
         Args:
@@ -281,7 +285,7 @@ class GameState:
             raise ValueError("the view's history does not replay to the view")
         return st
 
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy (the history list is copied too)."""
         st = GameState.__new__(GameState)
         st.rules = self.rules
@@ -309,7 +313,7 @@ class GameState:
 
     __copy__ = clone
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "GameState":
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
         return self.clone()
 
     # ------------------------------------------------------------------ queries
@@ -614,7 +618,7 @@ class GameState:
         """:meth:`legal_actions` in §VII notation."""
         return [format_action(a) for a in self.legal_actions()]
 
-    def play_all(self, actions: Iterable[str | int]) -> "GameState":
+    def play_all(self, actions: Iterable[str | int]) -> GameState:
         """Apply a sequence of actions with :meth:`play`; returns self.
 
         Raises as :meth:`play` on the first bad action (earlier ones stay applied).
