@@ -162,18 +162,30 @@ def test_replay_exit_status_2_and_no_traceback_in_a_real_process():
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize("profile, why", [("pagat", "not playable yet"), ("poker", "unknown rule profile")])
-def test_replay_unplayable_or_unknown_profile_is_one_error_line(tmp_path, profile, why):
+def test_replay_unknown_profile_is_one_error_line(tmp_path):
     rec = json.loads(WON.read_text(encoding="utf-8"))
-    rec["rules"] = profile
+    rec["rules"] = "poker"
     path = tmp_path / "rec.json"
     path.write_text(json.dumps(rec), encoding="utf-8")
     res = cli(path, "--json")
     assert res.exit_code == 2
     assert res.stdout == ""
     [line] = res.stderr.strip().splitlines()
-    assert line.startswith("error: record 1") and why in line
+    assert line.startswith("error: record 1") and "unknown rule profile 'poker'" in line
     assert "Traceback" not in res.output
+
+
+def test_replay_a_gameweave_record_under_pagat_stops_where_r18_differs(tmp_path):
+    # pagat = anglo-american: "meld 4d 5d 6d 7d" is there a whole table (R18), which
+    # would drop seat 2's meld 2c 3c 4c: one error line naming the step and the rule
+    rec = json.loads(WON.read_text(encoding="utf-8"))
+    rec["rules"] = "pagat"
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    res = cli(path, "--json")
+    assert res.exit_code == 2
+    [line] = res.stderr.strip().splitlines()
+    assert line.startswith("error: record 1, step 7, action 'meld 4d 5d 6d 7d': not one of the ways seat 2 can meld 7d (R18")
 
 
 def test_replay_missing_file_is_a_usage_error():

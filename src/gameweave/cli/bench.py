@@ -5,14 +5,18 @@ from __future__ import annotations
 import typer
 
 from .app import app
+from .common import RULES_HELP, profile_or_exit
 
 
 @app.command()
 def bench(
     deals: int = typer.Option(2000, min=1, help="Deals per repetition."),
     reps: int = typer.Option(7, min=5, help="Measured repetitions (at least 5)."),
+    rules: str = typer.Option("gameweave", "--rules", help=RULES_HELP),
 ) -> None:
-    """Measure random-playout deals/s and transitions/s on one core."""
+    """Measure random-playout deals/s and transitions/s on one core under a profile."""
     from ..bench import report, run
 
-    typer.echo(report(run(deals=deals, reps=reps)))
+    profile = profile_or_exit(rules)
+    assert profile is not None
+    typer.echo(report(run(deals=deals, reps=reps, rules=profile)))

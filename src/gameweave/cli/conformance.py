@@ -7,12 +7,14 @@ import json
 import typer
 
 from .app import app
+from .common import RULES_HELP, profile_or_exit
 
 
 @app.command()
 def conformance(
     seed: str = typer.Option("1", help="Seed of the random deals."),
     deals: int = typer.Option(200, min=1, help="Number of deals to play."),
+    rules: str = typer.Option("gameweave", "--rules", help=RULES_HELP),
 ) -> None:
     """Play random deals, checking the invariants after every action (cards conserved,
     legal melds, table + hand = 10, views leak nothing, record -> replay identical).
@@ -21,9 +23,11 @@ def conformance(
     """
     from ..engine.conformance import random_deal_check
 
+    profile = profile_or_exit(rules)
+    assert profile is not None
     try:
-        counts = random_deal_check(seed, deals)
+        counts = random_deal_check(seed, deals, profile)
     except AssertionError as exc:
-        typer.echo(f"conformance failure: {exc}", err=True)
-        raise typer.Exit(1)
-    typer.echo(json.dumps(counts))
+        typer.echo(f"conformance failure ({profile.name} rules): {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(json.dumps({"rules": profile.name, **counts}))
