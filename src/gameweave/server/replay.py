@@ -4,8 +4,8 @@ only once the deal has ended).
 ``GET /api/matches/{match_id}/deals/{n}/replay`` (``Authorization: Bearer <seat token>``,
 either seat) answers the record download of PROTOCOL §3.6 plus:
 
-* ``history``: the public history of the deal, one ``{"seat", "action", "card"}`` per action
-  (the same shape as ``view.history``);
+* ``history``: the public history of the deal, one event per action, the same objects as
+  ``view.history`` (``seat, action, kind, card, died, forced, meld, table, from_hand``);
 * ``snapshots``: ``len(actions) + 1`` full-information snapshots
   (:func:`gameweave.engine.record.snapshot`): before the first action, then after each one.
 
@@ -40,16 +40,8 @@ def replay_steps(download: dict[str, Any]) -> dict[str, Any]:
     for _step, _text, before in rec.steps(state):
         snaps.append(snapshot(before))
     snaps.append(snapshot(state))
-    history = [
-        {"seat": e.seat + 1, "action": e.action, "card": _name(e.card)} for e in public_history(state)
-    ]
+    history = [e.to_dict() for e in public_history(state)]
     return {**download, "history": history, "snapshots": snaps}
-
-
-def _name(card: int) -> str | None:
-    from ..engine.cards import CARD_NAMES
-
-    return CARD_NAMES[card] if card >= 0 else None
 
 
 @router.get("/api/matches/{match_id}/deals/{n}/replay", tags=["lobby"])

@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, create_engine, event, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from ..engine import Match, parse_action, validate_deck
+from ..engine import GameweaveError, Match, validate_deck
 from ..tables import DealInfo, Table, deck_text
 from .schema import actions, deals, matches
 
@@ -246,14 +246,17 @@ class Store:
             state = match.new_deal(validate_deck(row["deck"]))
             if state.opener != row["opener"]:
                 raise StorageError(f"match {match_id} deal {row['number']}: stored opener disagrees with R9")
-            for text in by_deal.get(row["number"], []):
+            for step, text in enumerate(by_deal.get(row["number"], []), 1):
                 try:
-                    state.play(parse_action(text))
-                except ValueError as exc:
-                    raise StorageError(f"match {match_id} deal {row['number']}: stored log does not replay: {exc}") from None
+                    a = state.parse(text)  # under the match's profile (§V)
+                except GameweaveError as exc:
+                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {text!r} is unreadable: {exc}") from None
+                if a not in state.legal_actions():
+                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {text!r} is not legal")
+                state.apply(a)
             table.deals.append(DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state))
             if state.is_over:
-                match.record(state)
+                match.count(state)
         return table
 
     def match_ids(self) -> list[str]:

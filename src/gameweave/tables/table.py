@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..engine import (
-    CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, format_action,
-    parse_action, seat_view,
+    CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, seat_view,
 )
 
 DeckSource = Callable[[], tuple[Sequence[int], str]]
@@ -244,7 +243,7 @@ class Table:
         if not isinstance(action, str):
             raise TableError("malformed", "'action' must be §VII action text", self.version)
         try:
-            a = parse_action(action)
+            a = st.parse(action)  # §VII text under the deal's profile (§V)
         except UnparsableError as exc:
             raise TableError("illegal", f"not an action: {exc}", self.version) from None
         if a not in st.legal_actions():
@@ -252,7 +251,7 @@ class Table:
             # table and the centre card (R21) — it is safe for the sender
             try:
                 st.clone().play(a, seat)
-                reason = f"{format_action(a)!r} is not legal now"
+                reason = "not legal now"
             except GameweaveError as exc:
                 reason = str(exc)
             raise TableError("illegal", reason, self.version)
@@ -272,7 +271,7 @@ class Table:
         st.apply(a)
         self.version += 1
         if st.is_over:
-            self.match.record(st)
+            self.match.count(st)
             return True
         return False
 
