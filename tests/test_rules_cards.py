@@ -189,3 +189,90 @@ def test_profiles_all_three_play_and_pagat_plays_anglo_american():
         end = play_random_deal(random.Random(1), st, eager=0.9)
         assert end.is_over and end.status in ("won", "tablas")
         assert end.rules.name == find_profile(name).name
+
+
+# ---------------------------------------------------------------- §VII notation per profile
+
+
+def test_section_vii_meld_is_one_meld_in_gameweave_and_a_whole_table_where_tables_rearrange():
+    from gameweave.engine import MELD, TABLE, kind_of, table_of
+
+    gw, classic, aa = (find_profile(n) for n in ("gameweave", "classic", "anglo-american"))
+    one = parse_action("meld 4h 5h 6h", gw)
+    assert kind_of(one) == MELD and table_of(one) == (m("4h 5h 6h"),)
+    for rules in (classic, aa):
+        whole = parse_action("meld 4h 5h 6h", rules)
+        assert kind_of(whole) == TABLE and table_of(whole) == (m("4h 5h 6h"),)
+        assert format_action(whole) == "meld 4h 5h 6h"
+    assert parse_action("meld 4h 5h 6h") == one  # no profile: gameweave
+
+
+def test_section_vii_slash_is_unparsable_in_gameweave():
+    gw = find_profile("gameweave")
+    for text in ("meld 3h 4h 5h / 6c 6d 6h", "meld 3h 4h 5h/6c 6d 6h", "meld 3h 4h 5h /"):
+        with pytest.raises(UnparsableError, match="R18"):
+            parse_action(text, gw)
+
+
+def test_section_vii_refuse_force_n_is_unparsable_where_tables_rearrange():
+    from gameweave.engine import FORCE_ANY, force_of
+
+    for name in ("classic", "anglo-american"):
+        rules = find_profile(name)
+        for text in ("refuse force 2", "throw Ks force 1", "refuse force 99"):
+            with pytest.raises(UnparsableError, match="R18e"):
+                parse_action(text, rules)
+        assert force_of(parse_action("refuse force", rules)) == FORCE_ANY
+        assert format_action(parse_action("Throw KS  Force", rules)) == "throw Ks force"
+        assert format_action(parse_action("refuse FORCE", rules)) == "refuse force"
+    gw = find_profile("gameweave")
+    for text in ("refuse force", "throw Ks force"):
+        with pytest.raises(UnparsableError):
+            parse_action(text, gw)
+    assert format_action(parse_action("throw Ks force 2", gw)) == "throw Ks force 2"
+
+
+def test_section_vii_force_is_anglo_american_only():
+    from gameweave.engine import FORCE
+
+    assert parse_action("force", find_profile("anglo-american")) == FORCE
+    assert format_action(FORCE) == "force"
+    for name in ("gameweave", "classic"):
+        with pytest.raises(UnparsableError, match="R19"):
+            parse_action("force", find_profile(name))
+    with pytest.raises(UnparsableError):
+        parse_action("force 1", find_profile("anglo-american"))
+
+
+def test_section_vii_tables_in_any_order_with_or_without_blanks_and_one_canonical_form():
+    from gameweave.engine import table_action
+
+    for name in ("classic", "anglo-american"):
+        rules = find_profile(name)
+        canonical = parse_action("meld 3h 4h 5h / 6c 6d 6h", rules)
+        for text in ("meld 6h 6d 6c / 5h 4h 3h", "meld 6c 6d 6h/3h 4h 5h", "MELD 3H 4♥ 5h/ 6c 6d 6♥",
+                     "meld   6d 6h 6c   /3h 5h 4h", "meld 4h 3h 5h /6h 6c 6d"):
+            assert parse_action(text, rules) == canonical, text
+        assert format_action(canonical) == "meld 3h 4h 5h / 6c 6d 6h"
+        # melds by their lowest card, each in hand order (R4): 2c.. before 2d..
+        t = table_action([m("Kc Kd Ks"), m("2d 3d 4d"), m("2c 2h 2s")])
+        assert format_action(t) == "meld 2c 2h 2s / 2d 3d 4d / Kc Kd Ks"
+        assert parse_action("meld Ks Kc Kd / 4d 2d 3d / 2s 2h 2c", rules) == t
+        # every group a meld, no card twice, no empty group, at most eleven cards (3 melds)
+        for bad in ("meld 3h 4h 5h / 6c 6d", "meld 3h 4h 5h / 5h 6h 7h", "meld 3h 4h 5h / / 6c 6d 6h",
+                    "meld 3h 4h 5h /", "meld Ac Ad Ah / 2c 2d 2h / 3c 3d 3h / 4c 4d 4h", "meld"):
+            with pytest.raises(UnparsableError):
+                parse_action(bad, rules)
+
+
+def test_section_vii_every_profile_records_and_replays_its_own_notation():
+    import random
+
+    from gameweave.engine import GameRecord
+    from gameweave.engine.conformance import play_random_deal, same_state
+
+    for name in ("gameweave", "classic", "anglo-american"):
+        st = play_random_deal(random.Random(3), GameState.new(seed=3, rules=name), eager=0.9)
+        rec = GameRecord.from_state(st)
+        assert rec.rules == name and rec.to_dict()["rules"] == name
+        assert same_state(GameRecord.from_json(rec.to_json()).replay(), st)
