@@ -156,12 +156,12 @@ def event_words(ev: PublicEvent, won: bool = False, tablas: bool = False) -> str
         if len(ev.table) > 1:
             notes.append(f"table {table_words(ev.table)}")
     elif kind == "force":
-        notes.append(f"{card} goes back onto seat {other}, who must meld it (R19)")
+        notes.append(f"{card} goes back onto seat {other}, who must meld it, R19")
     elif ev.forced:
         if ev.meld:
             notes.append(f"{card} forced onto seat {other}'s meld, now {format_cards(ev.meld)}")
         else:
-            notes.append(f"{card} forced on seat {other}, who must meld it (R18e)")
+            notes.append(f"{card} forced on seat {other}, who must meld it, R18e")
     elif kind == "refuse":
         notes.append(f"{card} goes live for seat {other}")
     if won:

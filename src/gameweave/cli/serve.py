@@ -7,7 +7,6 @@ import errno
 import json
 import socket
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -18,11 +17,11 @@ from .app import app
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, min=0, max=65535, help="Port to listen on."),
-    database_url: Optional[str] = typer.Option(
+    database_url: str | None = typer.Option(
         None, "--database-url", envvar="GAMEWEAVE_DATABASE_URL",
         help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host:5432/db (default: SQLite in the data directory).",
     ),
-    data_dir: Optional[Path] = typer.Option(
+    data_dir: Path | None = typer.Option(
         None, "--data-dir", help="Directory of the SQLite file (default: $GAMEWEAVE_DATA or ~/.local/share/gameweave).",
     ),
     bot_delay: float = typer.Option(0.6, "--bot-delay", min=0.0, max=30.0, help="Pause before each bot action, in seconds."),
@@ -41,11 +40,11 @@ def serve(
     except (StorageError, OSError) as exc:
         sock.close()
         typer.echo(f"error: cannot open the database: {exc}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     except Exception as exc:  # e.g. an unreachable PostgreSQL server
         sock.close()
         typer.echo(f"error: cannot open the database: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     typer.echo(f"Gameweave table server: open http://{shown}:{port}/  (API docs: /docs)")
     typer.echo(f"Database: {application.state.database}")
@@ -80,57 +79,60 @@ def _listen_socket(host: str, port: int) -> socket.socket:
         else:
             message = f"cannot listen on port {port} on {host}: {exc.strerror or exc}"
         typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     sock.set_inheritable(True)
     return sock
 
 
 @app.command()
 def verify(
-    file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A record download (JSON with record, salt, commitment)."),
-    salt: Optional[str] = typer.Option(None, help="The salt, if the file holds only the §VII record."),
-    commitment: Optional[str] = typer.Option(None, help="The commitment, if the file holds only the §VII record."),
+    file: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                help="A record download (JSON with record, salt, commitment), a deal record or a match record."),
+    salt: str | None = typer.Option(None, help="The salt, if the file holds only the §VII record."),
+    commitment: str | None = typer.Option(None, help="The commitment, if the file holds only the §VII record."),
+    rules: str | None = typer.Option(None, "--rules", help="Rule profile (§V) of a record that names none."),
 ) -> None:
     """Check a deal's fair shuffle: sha256(deck + " " + salt) equals the commitment given
     when the deal started, the record replays under the rules to the end of the deal, and
     the file's stated result (if any) is the one the replay gives.
 
+    A match record (§VII) is replayed deal by deal and counted (R20); a deal of it that
+    carries ``salt`` and ``commitment`` has them checked too.
+
     Exit status 0 when all hold, 1 when a check fails (one ``FAILED: …`` line), 2 when the
     file cannot be read or is not a record."""
-    from ..engine import GameRecord, GameweaveError
-    from ..tables import commitment as commit_of, deck_text
+    from ..engine import GameRecord, GameweaveError, MatchRecord
+    from .common import error, profile_or_exit, read_records
 
+    profile = profile_or_exit(rules)
     try:
-        obj = json.loads(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
+        obj = json.loads(text)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         typer.echo(f"error: cannot read {file}: {exc}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
+    [rec] = read_records(json.dumps(obj), profile) if not isinstance(obj, list) else [None]
+    if rec is None:
+        error("verify takes one record (a JSON object), not a list", 2)
+    if isinstance(rec, GameweaveError):
+        what = "match record" if isinstance(obj, dict) and "deals" in obj else "game record"
+        error(f"not a {what}: {rec}", 2)
+    if isinstance(rec, MatchRecord):
+        _verify_match(rec, obj)
+        return
+    assert isinstance(rec, GameRecord)
     if isinstance(obj, dict) and "record" in obj:
-        rec_obj = obj["record"]
         salt = salt or obj.get("salt")
         commitment = commitment or obj.get("commitment")
-    else:
-        rec_obj = obj
     if not isinstance(salt, str) or not isinstance(commitment, str):
         typer.echo("error: need the salt and the commitment (in the file, or --salt/--commitment)", err=True)
         raise typer.Exit(2)
-    try:
-        rec = GameRecord.from_dict(rec_obj)
-    except GameweaveError as exc:
-        typer.echo(f"error: not a game record: {exc}", err=True)
-        raise typer.Exit(2)
-    want = commit_of(deck_text(rec.deck), salt)
-    if want != commitment.strip().lower():
-        typer.echo("FAILED: the deck order and salt do not match the commitment", err=True)
-        typer.echo(f"  sha256(deck + ' ' + salt) = {want}", err=True)
-        typer.echo(f"  commitment               = {commitment}", err=True)
-        raise typer.Exit(1)
-    typer.echo(f"commitment OK: sha256(deck + ' ' + salt) = {want}")
+    _check_commitment(rec, salt, commitment)
     try:
         state = rec.replay()
     except GameweaveError as exc:
         typer.echo(f"FAILED: the record does not replay: {exc}", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     if state.status == "won":
         result = f"seat {state.winner + 1} won"
     elif state.status == "tablas":
@@ -148,8 +150,47 @@ def verify(
             typer.echo(f"FAILED: the file says the deal ended {_result_text(stated)}, "
                        f"but the record replays to {result}", err=True)
             raise typer.Exit(1)
-    typer.echo(f"replay OK: {len(rec.actions)} actions, {result}"
+    typer.echo(f"replay OK: {len(rec.actions)} actions, {result} ({rec.rules} rules)"
                + ("" if stated is None else " (as the file's result says)"))
+
+
+def _check_commitment(rec, salt: str, commitment: str, label: str = "") -> None:
+    """Print ``commitment OK`` or fail (exit 1) when sha256(deck + " " + salt) differs."""
+    from ..tables import commitment as commit_of, deck_text
+
+    want = commit_of(deck_text(rec.deck), salt)
+    if want != commitment.strip().lower():
+        typer.echo(f"FAILED: {label}the deck order and salt do not match the commitment", err=True)
+        typer.echo(f"  sha256(deck + ' ' + salt) = {want}", err=True)
+        typer.echo(f"  commitment               = {commitment}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"{label}commitment OK: sha256(deck + ' ' + salt) = {want}")
+
+
+def _verify_match(rec, obj: dict) -> None:
+    """Verify a match record (§VII, R20): each deal's commitment where the deal carries
+    one, the replay of every deal, and the match's count."""
+    from ..engine import GameweaveError, ReplayError
+    from .replay import match_result_lines
+
+    raw = obj.get("deals", [])
+    for i, d in enumerate(rec.deals, 1):
+        dobj = raw[i - 1] if i - 1 < len(raw) and isinstance(raw[i - 1], dict) else {}
+        if isinstance(dobj.get("salt"), str) and isinstance(dobj.get("commitment"), str):
+            _check_commitment(d, dobj["salt"], dobj["commitment"], f"deal {i}: ")
+    try:
+        match, finals = rec.replay()
+    except ReplayError as exc:
+        typer.echo(f"FAILED: deal {exc.deal} does not replay: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except GameweaveError as exc:
+        typer.echo(f"FAILED: {exc}", err=True)
+        raise typer.Exit(1) from None
+    last = finals[-1] if finals else None
+    open_note = "" if last is None or last.is_over else f"; deal {len(finals)} is still being played"
+    typer.echo(f"replay OK: {rec.rules} match, {len(finals)} deal{'s' if len(finals) != 1 else ''}{open_note}")
+    for line in match_result_lines(match, ""):
+        typer.echo(line)
 
 
 def _result_text(stated: object) -> str:
