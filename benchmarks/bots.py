@@ -3,8 +3,9 @@
 Collects the non-trivial decisions (more than one legal action) of ``--deals`` greedy
 self-play deals, then times each bot's ``choose`` on every one of those views, on one
 core.  Prints median / p95 / max in milliseconds per bot and one ``BOTS {json}`` line.
+``--rules`` picks the profile (§V: gameweave, anglo-american, classic; ``all`` = each).
 
-    .venv/bin/python benchmarks/bots.py --deals 20 [--bots random,greedy,search]
+    .venv/bin/python benchmarks/bots.py --deals 20 [--bots random,greedy,search] [--rules all]
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ import statistics
 import time
 
 from gameweave.bots import make_bot
-from gameweave.engine import GameState, seat_view
+from gameweave.engine import PROFILE_NAMES, GameState, find_profile, seat_view
 
 
-def collect_views(deals: int, seed: int = 0):
-    """The non-trivial seat views of ``deals`` greedy self-play deals (R21 views)."""
+def collect_views(deals: int, seed: int = 0, rules: str = "gameweave"):
+    """The non-trivial seat views of ``deals`` greedy self-play deals of profile ``rules``
+    (R21 views)."""
     views = []
     g = make_bot("greedy", seed=seed)
     for d in range(deals):
-        st = GameState.new(seed=f"bench:{seed}:{d}", opener=d & 1)
+        st = GameState.new(seed=f"bench:{seed}:{d}", opener=d & 1, rules=rules)
         while not st.is_over:
             v = seat_view(st, st.to_act)
             if len(v.legal) > 1:
@@ -55,12 +57,18 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--bots", default="random,greedy,search")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rules", default="gameweave", help="profile name, or 'all'")
     args = ap.parse_args()
-    views = collect_views(args.deals, args.seed)
-    results = [time_bot(b.strip(), views) for b in args.bots.split(",")]
-    for r in results:
-        print(f"{r['bot']:<8} {r['decisions']:>5} decisions  median {r['median_ms']:8.2f} ms  "
-              f"p95 {r['p95_ms']:8.2f} ms  max {r['max_ms']:8.2f} ms")
+    profiles = PROFILE_NAMES if args.rules == "all" else (find_profile(args.rules).name,)
+    results = []
+    for rules in profiles:
+        views = collect_views(args.deals, args.seed, rules)
+        for b in args.bots.split(","):
+            r = time_bot(b.strip(), views)
+            r["rules"] = rules
+            results.append(r)
+            print(f"{rules:<15} {r['bot']:<8} {r['decisions']:>5} decisions  median {r['median_ms']:8.2f} ms  "
+                  f"p95 {r['p95_ms']:8.2f} ms  max {r['max_ms']:8.2f} ms", flush=True)
     print("BOTS " + json.dumps(results))
 
 

@@ -7,7 +7,9 @@ import math
 
 from typer.testing import CliRunner
 
-from gameweave.arena import deal_deck, elo_diff, play_game, run_arena, summarize, wilson
+import pytest
+
+from gameweave.arena import deal_deck, deal_opener, elo_diff, play_game, run_arena, summarize, wilson
 from gameweave.cli import app
 
 
@@ -73,6 +75,44 @@ def test_cli_arena_json_and_table():
     res = runner.invoke(app, ["arena", "search", "greedy", "--deals", "2", "--iterations", "10"])
     assert res.exit_code == 0, res.output
     assert "Elo difference" in res.stdout and "search" in res.stdout
+
+
+@pytest.mark.parametrize("rules", ["anglo-american", "classic"])
+def test_arena_plays_every_profile_and_does_not_depend_on_jobs(rules):
+    one = run_arena("greedy", "random", 4, seed=5, rules=rules)
+    two = run_arena("greedy", "random", 4, seed=5, rules=rules, jobs=2)
+    assert [(g.deal, g.swap, g.winner_bot, g.actions) for g in one] == [
+        (g.deal, g.swap, g.winner_bot, g.actions) for g in two
+    ]
+    s = summarize("greedy", "random", one, 4, rules=rules)
+    assert s["rules"] == rules and s["games"] == 8
+
+
+def test_arena_first_opener_per_deal_pair():
+    """Seat 1 opens every gameweave game (R9); where the profile draws the first opener
+    (§V) it is drawn from the arena seed, once per deal, for both seatings."""
+    assert {deal_opener(7, d, "gameweave") for d in range(40)} == {0}
+    drawn = [deal_opener(7, d, "classic") for d in range(40)]
+    assert set(drawn) == {0, 1}
+    assert drawn == [deal_opener(7, d, "pagat") for d in range(40)]  # deterministic from the seed
+    w, times, n = play_game(("greedy", "random"), deal_deck(7, 0), False, (1, 2), rules="classic",
+                            opener=drawn[0])
+    assert w in (-1, 0, 1) and n > 0
+
+
+def test_cli_arena_rules():
+    runner = CliRunner()
+    res = runner.invoke(app, ["arena", "greedy", "random", "--deals", "3", "--seed", "2", "--rules", "Pagat", "--json"])
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.stdout.strip().splitlines()[-1])
+    assert obj["rules"] == "anglo-american" and obj["games"] == 6
+    res = runner.invoke(app, ["arena", "search", "greedy", "--deals", "1", "--iterations", "5", "--rules", "classic"])
+    assert res.exit_code == 0, res.output
+    assert "classic rules" in res.stdout and "Elo difference" in res.stdout
+    res = runner.invoke(app, ["arena", "greedy", "random", "--deals", "2", "--rules", "mexican"])
+    assert res.exit_code == 2
+    assert "unknown rule profile 'mexican'" in res.output and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
 
 
 def test_cli_arena_unknown_bot_is_a_clear_error():

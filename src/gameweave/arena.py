@@ -20,14 +20,16 @@ decisions with more than one legal action are timed: a forced move is no decisio
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from .bots import make_bot
-from .engine import GameState, seat_view, shuffled_deck
+from .engine import GameState, Rules, find_profile, seat_view, shuffled_deck
 
 
 @dataclass
@@ -47,13 +49,23 @@ def deal_deck(seed: int, deal: int) -> tuple[int, ...]:
     return shuffled_deck(f"arena:{seed}:{deal}")
 
 
+def deal_opener(seed: int, deal: int, rules: Rules | str = "gameweave") -> int:
+    """Seat index that opens both games of arena deal ``deal`` (R9): seat 1 where the
+    profile says so, else drawn from the arena seed (R20, "drawn at random")."""
+    if find_profile(rules).first_opener != "random":
+        return 0
+    return random.Random(f"arena:{seed}:{deal}:opener").randrange(2)
+
+
 def _bot_seed(seed: int, deal: int, game: int, which: int) -> int:
     return (seed * 1_000_003 + deal * 4 + game * 2 + which) & 0x7FFFFFFF
 
 
 def play_game(bot_names: tuple[str, str], deck: tuple[int, ...], swap: bool, seeds: tuple[int, int],
-              options: tuple[dict, dict] = ({}, {})) -> tuple[int, tuple[list[float], list[float]], int]:
-    """Play one deal between two bots by name; bot 1 sits in seat 1 unless ``swap``.
+              options: tuple[dict, dict] = ({}, {}), rules: Rules | str = "gameweave",
+              opener: int = 0) -> tuple[int, tuple[list[float], list[float]], int]:
+    """Play one deal between two bots by name under a profile (§V); bot 1 sits in seat 1
+    unless ``swap``; seat index ``opener`` opens.
 
     Returns ``(winner_bot, times, actions)``: the winning bot (0/1) or -1 for tablas (R17),
     each bot's decision times in seconds (decisions with more than one legal action), and
@@ -61,7 +73,7 @@ def play_game(bot_names: tuple[str, str], deck: tuple[int, ...], swap: bool, see
     """
     bots = [make_bot(bot_names[i], seed=seeds[i], **options[i]) for i in (0, 1)]
     seat_bot = (1, 0) if swap else (0, 1)
-    st = GameState.new(deck, opener=0)
+    st = GameState.new(deck, opener=opener, rules=rules)
     times: tuple[list[float], list[float]] = ([], [])
     n = 0
     while not st.is_over:
@@ -83,30 +95,34 @@ def play_game(bot_names: tuple[str, str], deck: tuple[int, ...], swap: bool, see
 
 
 def _play_deal(args) -> list[GameResult]:
-    names, seed, deal, options = args
+    names, seed, deal, options, rules = args
     deck = deal_deck(seed, deal)
+    opener = deal_opener(seed, deal, rules)
     out = []
     for game, swap in enumerate((False, True)):
         seeds = (_bot_seed(seed, deal, game, 0), _bot_seed(seed, deal, game, 1))
-        w, times, n = play_game(names, deck, swap, seeds, options)
+        w, times, n = play_game(names, deck, swap, seeds, options, rules, opener)
         out.append(GameResult(deal, swap, w, times, n))
     return out
 
 
 def run_arena(bot1: str, bot2: str, deals: int, *, seed: int = 0, jobs: int = 1,
-              options: tuple[dict, dict] = ({}, {}),
+              options: tuple[dict, dict] = ({}, {}), rules: Rules | str = "gameweave",
               progress: Callable[[int], None] | None = None) -> list[GameResult]:
-    """Play ``deals`` deals, each twice with seats swapped; returns the ``2 * deals`` games in
-    deal order.  ``jobs`` > 1 uses that many worker processes; the results do not depend on
+    """Play ``deals`` deals under the profile ``rules`` (§V), each twice with seats swapped;
+    returns the ``2 * deals`` games in deal order.  Both games of a deal have the same
+    opener (:func:`deal_opener`).  ``jobs`` > 1 uses that many worker processes; the results do not depend on
     it.  ``progress(k)`` is called after each finished deal with ``k`` = deals done.
-    Raises :class:`ValueError` for an unknown bot or ``deals`` < 1.
+    Raises :class:`ValueError` for an unknown bot or ``deals`` < 1 and
+    :class:`~gameweave.engine.UnknownProfileError` for an unknown profile.
     """
+    rules = find_profile(rules).name
     if deals < 1:
         raise ValueError("deals must be at least 1")
     for name in (bot1, bot2):
         make_bot(name)  # unknown name -> ValueError, before any process starts
     names = (bot1, bot2)
-    tasks = [(names, seed, d, options) for d in range(deals)]
+    tasks = [(names, seed, d, options, rules) for d in range(deals)]
     results: list[GameResult] = []
     done = 0
     if jobs <= 1:
@@ -161,14 +177,16 @@ def labels(bot1: str, bot2: str) -> tuple[str, str]:
     return bot1, bot2
 
 
-def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | None = None) -> dict[str, Any]:
+def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | None = None,
+              rules: str | None = None) -> dict[str, Any]:
     """The arena's numbers as one JSON-ready dict.
 
     Keys: ``deals`` (deck orders; games = 2 x deals), ``games``, ``bots``, ``wins``,
     ``tablas``, ``losses`` (per bot label, counts), ``win_share`` (per bot, wins / decided
     games), ``ci95`` (per bot: ``win``, ``tablas``, ``loss`` and ``win_share`` Wilson
     intervals), ``elo`` (bot 1 minus bot 2, with a 95 % interval from the score's
-    interval), ``decision_ms`` (per bot: ``median``, ``p95``, ``max``, ``n``).
+    interval), ``decision_ms`` (per bot: ``median``, ``p95``, ``max``, ``n``); and
+    ``rules`` (the profile name) when ``rules`` is given.
     """
     games = list(games)
     l1, l2 = labels(bot1, bot2)
@@ -193,7 +211,7 @@ def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | No
 
     score = (w1 + 0.5 * t) / n if n else 0.5
     slo, shi = wilson(int(round(w1 + 0.5 * t)), n)
-    return {
+    out = {
         "bots": [l1, l2],
         "deals": deals if deals is not None else len({g.deal for g in games}),
         "games": n,
@@ -211,13 +229,19 @@ def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | No
                 "score": r(score), "of": l1, "over": l2},
         "decision_ms": {l1: ms(t1), l2: ms(t2)},
     }
+    if rules is not None:
+        out["rules"] = find_profile(rules).name
+    return out
 
 
 def report_lines(summary: dict[str, Any]) -> list[str]:
     """Plain-text lines of a :func:`summarize` result for the terminal."""
     l1, l2 = summary["bots"]
     s = summary
-    out = [f"{s['deals']} deals x 2 seatings = {s['games']} games"]
+    head = f"{s['deals']} deals x 2 seatings = {s['games']} games"
+    if s.get("rules", "gameweave") != "gameweave":
+        head += f" ({s['rules']} rules)"
+    out = [head]
     out.append(f"{'bot':<12} {'wins':>6} {'95% CI':>15} {'tablas':>7} {'losses':>7} {'win share':>10} {'95% CI':>15}"
                f" {'median ms':>10} {'p95 ms':>8}")
     for lab in (l1, l2):
@@ -237,4 +261,4 @@ def _ci(pair) -> str:
     return f"{pair[0]:.1%}-{pair[1]:.1%}"
 
 
-__all__ = ["GameResult", "deal_deck", "play_game", "run_arena", "summarize", "report_lines", "wilson", "elo_diff"]
+__all__ = ["GameResult", "deal_deck", "deal_opener", "play_game", "run_arena", "summarize", "report_lines", "wilson", "elo_diff"]

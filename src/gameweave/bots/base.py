@@ -9,7 +9,7 @@ seat is to act) and returns one of those ints.  Bots are made by name with
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from ..engine import SeatView
 
@@ -56,7 +56,7 @@ def view_key(view: SeatView) -> str:
     equal views give equal keys.  Used to seed per-decision random generators."""
     return "|".join((
         str(view.seat), str(view.hand), str(view.melds), str(view.centre), str(view.live_from),
-        str(view.stock_count), str(view.dead), str(view.hand_counts),
+        str(view.stock_count), str(view.dead), str(view.hand_counts), str(view.forced),
         ";".join(f"{e.seat}{e.action}" for e in view.history),
     ))
 

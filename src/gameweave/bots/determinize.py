@@ -3,15 +3,18 @@
 A bot sees only a :class:`~gameweave.engine.SeatView` (R21).  To search, it samples a
 *world* consistent with that view — the opponent's hand (``hand_counts[opp]`` cards) and
 the order of the stock (``stock_count`` cards), drawn from :meth:`SeatView.unseen` — and
-builds a :class:`~gameweave.engine.GameState` from it with :func:`world_state`.  The state
-is a private simulation: it is never shown to anyone, and it is built from the view and
-the sampled cards only, never from the true state.
+has the engine build a :class:`~gameweave.engine.GameState` from it
+(:meth:`GameState.from_view`, which replays the view's public history on a reconstructed
+deck).  The state is a private simulation: it is never shown to anyone, and it is built
+from the view and the sampled cards only, never from the true state.
 
-Sampling is *informed* by the public history (R21): a card the opponent let die or
-refused while it could have melded it with two hand cards (R12) makes hands holding such
-pairs less likely, and so does a card the opponent threw (players rarely throw the
-partner of a pair they hold).  This is done by weighted rejection: a sampled hand that
-contradicts ``k`` such clues is kept with probability ``keep ** k``.
+Sampling is *informed* by the public history (R21), read from the structured
+:class:`~gameweave.engine.PublicEvent` s (``kind``, ``died``, ``card``), never from action
+text: a card the opponent let die (``turn`` with ``died``) or refused while it could
+have melded it with two hand cards makes hands holding such pairs less likely, and so
+does a card the opponent threw (players rarely throw the partner of a pair they hold).
+This is done by weighted rejection: a sampled hand that contradicts ``k`` such clues is
+kept with probability ``keep ** k``.
 """
 
 from __future__ import annotations
@@ -19,21 +22,14 @@ from __future__ import annotations
 import random
 
 from ..engine import GameState, SeatView
-from ..engine.actions import REFUSE, THROW, TURN
-from ..engine.cards import FULL_MASK, RANK_MASKS
-from ..engine.melds import meld_table
-from ..engine.rules import find_profile
-from ..engine.state import PH_MELD, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PLAYING, TABLAS, WON
-
-_PHASE_OF = {"turn": PH_TURN, "take_or_turn": PH_TAKE, "meld_or_refuse": PH_MELD, "throw": PH_THROW, None: PH_OVER}
-_RANK_OTHERS = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
+from ..engine.cards import RANK_MASKS
 
 
 def _meld_partners(card: int) -> tuple[int, ...]:
     """40-bit masks of every pair of other cards that makes a meld of three with ``card``
-    (sets R5 and sequences R6)."""
+    (sets R5 and sequences R6; a run of three fits every cap)."""
     out = []
-    others = _RANK_OTHERS[card]
+    others = RANK_MASKS[card >> 2] & ~(1 << card)
     cs = [c for c in range(40) if others >> c & 1]
     for i in range(len(cs)):
         for j in range(i + 1, len(cs)):
@@ -57,26 +53,22 @@ def clues(view: SeatView) -> list[int]:
     """Cards that the opponent of ``view.seat`` declined or threw (R21 public history).
 
     Returns the card ints (each at most once) that the opponent let die while live for
-    it, refused after turning it, or threw — evidence that it holds no pair melding with
-    them.  Only public events are read.
+    it (a ``turn`` event's ``died``), refused after turning it, or threw — evidence that
+    it holds no pair melding with them.  Only the structured public events are read.
     """
     opp = 1 - view.seat
     out: list[int] = []
     seen = 0
-    hist = view.history
-    for i, ev in enumerate(hist):
-        if ev.seat != opp or ev.card < 0:
+    for ev in view.history:
+        if ev.seat != opp:
             continue
-        a = ev.action
-        c = -1
-        if a.startswith("refuse") or a.startswith("throw"):
+        kind = ev.kind
+        if kind == "refuse" or kind == "throw":
             c = ev.card
-        elif a == "turn" and i > 0:
-            prev = hist[i - 1]
-            # the card live for the opponent was the one the viewer let go just before
-            if prev.seat != opp and (prev.action.startswith("refuse") or prev.action.startswith("throw")):
-                if "force" not in prev.action:
-                    c = prev.card
+        elif kind == "turn":
+            c = ev.died  # the live card it let die (the viewer let it go), or -1
+        else:
+            continue
         if c >= 0 and not seen >> c & 1:
             seen |= 1 << c
             out.append(c)
@@ -97,6 +89,7 @@ def sample_world(view: SeatView, rng: random.Random, clue_cards: list[int] | Non
     k = view.hand_counts[1 - view.seat]
     if clue_cards is None:
         clue_cards = clues(view)
+    hand = 0
     for _ in range(tries):
         rng.shuffle(pool)
         hand = 0
@@ -116,56 +109,11 @@ def sample_world(view: SeatView, rng: random.Random, clue_cards: list[int] | Non
 
 
 def world_state(view: SeatView, opp_hand: int, stock: list[int]) -> GameState:
-    """Build a simulation :class:`GameState` from ``view`` plus sampled hidden cards.
-
-    ``opp_hand`` is the opponent's hand (40-bit mask) and ``stock`` the unseen stock cards,
-    top first (``len(stock) == view.stock_count``).  The deck order before the stock
-    position is filled with the other cards in hand order (it only keeps the deck a
-    permutation; the simulation never reads it).  History is left empty.
-    Raises :class:`ValueError` if the cards do not add up to the pack (R1).
-    """
-    seat = view.seat
-    opp = 1 - seat
-    rules = find_profile(view.rules)
-    tab = meld_table(rules.max_sequence)
-    st = GameState.__new__(GameState)
-    st.rules = rules
-    st._ext = tab.ext
-    st._seq = tab.seq
-    st._cap = 10 if rules.max_sequence is None else rules.max_sequence
-    stock_pos = 40 - len(stock)
-    stock_mask = 0
-    for c in stock:
-        stock_mask |= 1 << c
-    rest = FULL_MASK & ~stock_mask
-    front = [c for c in range(40) if rest >> c & 1]
-    if len(front) != stock_pos or opp_hand & stock_mask or opp_hand & view.hand:
-        raise ValueError("sampled cards do not match the view")
-    st.deck = tuple(front + list(stock))
-    st.opener = view.opener
-    hands = [0, 0]
-    hands[seat] = view.hand
-    hands[opp] = opp_hand
-    st.hands = hands
-    st.melds = [list(view.melds[0]), list(view.melds[1])]
-    ext = tab.ext
-    st.tcount = [sum(m.bit_count() for m in side) for side in st.melds]
-    ea = [0, 0]
-    for s in (0, 1):
-        for m in st.melds[s]:
-            ea[s] |= ext[m]
-    st.extall = ea
-    st.stock_pos = stock_pos
-    st.to_act = view.to_act
-    st.phase = _PHASE_OF[view.decision]
-    st.card = view.centre
-    st.live_from = view.live_from
-    st.dead = view.dead
-    st.status = view.status
-    st.winner = view.winner
-    st.history = []
-    st.actors = []
-    return st
+    """The simulation :class:`GameState` of ``view`` plus sampled hidden cards, built by
+    the engine (:meth:`GameState.from_view`): ``opp_hand`` is the opponent's hand (40-bit
+    mask) and ``stock`` the unseen stock cards, top first.  Its view for ``view.seat``
+    equals ``view``.  Raises :class:`ValueError` if the cards do not fit the view."""
+    return GameState.from_view(view, opp_hand, stock)
 
 
 __all__ = ["MELD_PARTNERS", "clues", "sample_world", "world_state"]

@@ -1,17 +1,22 @@
 """``greedy``: a rule-of-thumb Conquian player that decides from its view only (R21).
 
-Rules of thumb, in order:
+Plays every profile (§V), using what each allows.  Rules of thumb, in order:
 
-* **Meld** (R12) whenever a live or turned card can be melded: an option that reaches
-  eleven (R16) first, otherwise the one putting most cards on the table, ties broken by
-  the value of the hand that is left.
+* **Meld** (R12, R18) whenever a live, turned or forced card can be melded: an option
+  that reaches eleven (R16, R18f) first, otherwise the one putting most cards on the
+  table, ties broken by the value of the hand that is left.  Where tables are
+  rearranged (R18) the partition of a table has no effect on the rest of the deal (taking,
+  forcing and winning look only at the cards, R18d-f), so options are compared by the
+  cards they put down and the first table of the best card set is played.
 * **Throw** (R13) the card whose loss costs least: a card's *keep value* counts the pairs
   and near-sequences it is part of (weighted by how many of the cards that would complete
-  them are still unseen), minus a *danger* term — the chance the opponent can meld it
-  (certain when it extends one of their melds, estimated from the unseen cards otherwise).
-* **Force** (R15) a card the opponent could add anyway when it breaks their hand (they
-  hold at least ``force_min_hand`` cards and must throw one of them); **never** force a
-  card that would bring them to eleven (R16).
+  them are still unseen), plus a *danger* term — the chance the opponent can meld it
+  (certain when it can be forced onto their table under the profile's cap and
+  rearranging, ``flow.forceable``; estimated from the unseen cards otherwise, counting
+  the opponent's table cards as partners where melds are rearranged).
+* **Force** (R15, R18e, R19) a card the opponent could take anyway when it breaks their
+  hand (they hold at least ``force_min_hand`` cards and must throw one of them); **never**
+  force a card that brings them to eleven (R16).
 * With nothing to meld: ``turn`` / ``refuse``.
 
 Pure function of the view: no state between calls, so one instance may serve many
@@ -21,17 +26,16 @@ threads (the ``seed`` only breaks exact ties).
 from __future__ import annotations
 
 from ..engine import SeatView
-from ..engine.actions import REFUSE, THROW, TURN
+from ..engine.actions import (
+    REFUSE, THROW_KIND, TURN, is_forcing, is_meld, kind_of, meld_cards, thrown_card,
+)
 from ..engine.cards import RANK_MASKS
-from ..engine.melds import meld_table
+from ..engine.flow import flow_for
+from ..engine.rules import find_profile
 from .base import Bot
+from .determinize import MELD_PARTNERS
 
 _RANK_OTHERS = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
-_EXT = meld_table(None).ext
-
-
-def _bit(c: int) -> int:
-    return 1 << c if 0 <= c < 40 else 0
 
 
 def _up(c: int, k: int) -> int:
@@ -84,25 +88,41 @@ def keep_value(card: int, hand: int, avail: int) -> float:
     return v
 
 
-def danger(card: int, opp_ext: int, unseen: int, opp_count: int) -> float:
+def danger(card: int, opp_melds, unseen: int, opp_count: int, flow=None) -> float:
     """Chance-like score (0..1) that the opponent can meld ``card`` if it goes live for
-    them (R10, R12): 1 when it extends one of their melds (``opp_ext``, 40-bit), else an
-    estimate from how many pairs of still-unseen cards would meld with it, each held by
-    the opponent with probability about ``(opp_count / |unseen|) ** 2``."""
-    if opp_ext >> card & 1:
+    them (R10, R12, R18d).
+
+    1 when it can be forced onto their table of ``opp_melds`` (``flow.forceable``: the
+    profile's cap and rearranging, R6, R15, R18e; ``flow`` defaults to the gameweave
+    flow), else an estimate from the pairs of partners that would meld with it, each
+    unseen partner held by the opponent with probability about ``opp_count / |unseen|``;
+    where melds are rearranged (R18) a partner already on the opponent's table counts
+    as held."""
+    if flow is None:
+        flow = _GW_FLOW
+    if opp_melds and flow.forceable(opp_melds, card):
         return 1.0
     n = unseen.bit_count()
-    if n == 0 or opp_count < 2:
+    if n == 0 or opp_count < 1:
         return 0.0
     p = opp_count / n
-    p2 = p * p
-    from .determinize import MELD_PARTNERS
-
-    pairs = 0
+    table = 0
+    if flow.rearranging:
+        for m in opp_melds:
+            table |= m
+    total = 0.0
     for pm in MELD_PARTNERS[card]:
-        if unseen & pm == pm:
-            pairs += 1
-    return min(1.0, pairs * p2)
+        need = pm & ~table
+        if need & ~unseen:
+            continue
+        k = need.bit_count()
+        if k > opp_count:
+            continue
+        total += p if k == 1 else p * p
+    return min(1.0, total)
+
+
+_GW_FLOW = flow_for(find_profile("gameweave"))
 
 
 class GreedyBot(Bot):
@@ -121,78 +141,107 @@ class GreedyBot(Bot):
         self.force_min_hand = force_min_hand
 
     def decide(self, view: SeatView) -> int:
-        legal = view.legal
-        return choose_greedy(view.hand, view.melds, view.seat, view.unseen(), view.hand_counts[1 - view.seat],
-                             view.centre, legal, self.danger_weight, self.force_min_hand)
+        return choose_greedy(view, view.legal, self.danger_weight, self.force_min_hand)
 
 
-def _tcount(side) -> int:
-    n = 0
-    for m in side:
-        n += m.bit_count()
-    return n
+def view_flow(view: SeatView):
+    """The flow (melding hooks, :mod:`gameweave.engine.flow`) of the view's profile."""
+    return flow_for(find_profile(view.rules))
 
 
-def choose_greedy(hand: int, melds, seat: int, unseen: int, opp_count: int, centre: int, legal,
-                  danger_weight: float = 6.0, force_min_hand: int = 4) -> int:
-    """The greedy choice among ``legal`` action ints (see :class:`GreedyBot`).
+def meld_key(a: int, hand: int, unseen: int) -> tuple[int, float]:
+    """Greedy ranking of a ``meld`` action (R12, R18): ``(cards put on the table,
+    keep value of the hand left)``; larger is better."""
+    used = meld_cards(a) & hand
+    left = hand & ~used
+    hv = 0.0
+    for c in _cards(left):
+        hv += keep_value(c, left, unseen)
+    return used.bit_count() + 1, hv
 
-    ``hand`` and ``unseen`` are 40-bit masks, ``melds`` the pair of meld tuples of seats
-    0 and 1, ``opp_count`` the opponent's hand size.  Only what a seat's view holds
-    (R21) is used, so the simulation's rollout policy may call it too.
+
+def best_melds(view: SeatView, legal=None) -> list[int]:
+    """The ``meld`` actions of ``legal`` (default ``view.legal``), one per distinct card
+    set (R18: tables with the same cards play alike), best first by :func:`meld_key`;
+    an option reaching eleven (R16) first of all."""
+    legal = view.legal if legal is None else legal
+    hand = view.hand
+    unseen = view.unseen()
+    mine_t = view.table_counts[view.seat]
+    seen: set[int] = set()
+    ranked = []
+    for i, a in enumerate(legal):
+        if not is_meld(a):
+            continue
+        cards = meld_cards(a)
+        if view.rearranging:
+            if cards in seen:
+                continue
+            seen.add(cards)
+        gain, hv = meld_key(a, hand, unseen)
+        win = mine_t + gain >= 11
+        ranked.append((not win, -gain, -hv, i, a))
+    ranked.sort()
+    return [r[-1] for r in ranked]
+
+
+def choose_greedy(view: SeatView, legal=None, danger_weight: float = 6.0, force_min_hand: int = 4) -> int:
+    """The greedy choice among ``legal`` (default ``view.legal``; see :class:`GreedyBot`).
+
+    Only what the seat's view holds (R21) is used.
     """
+    legal = view.legal if legal is None else legal
+    seat = view.seat
     opp = 1 - seat
-    mine_t = _tcount(melds[seat])
-    opp_t = _tcount(melds[opp])
-    opp_ext = 0
-    for m in melds[opp]:
-        opp_ext |= _EXT[m]
-    if legal[0] >> 40 == 3:
-        return min(throw_scores(hand, opp_t, opp_ext, unseen, opp_count, legal, danger_weight, force_min_hand))[2]
-    # meld / turn / refuse decisions (R10-R12, R15)
-    melds_opts = [a for a in legal if a >> 40 == 0]
-    if melds_opts:
-        best = None
-        best_key = None
-        bit = 1 << centre
-        for a in melds_opts:
-            used = (a ^ bit) & hand
-            gain = 1 + used.bit_count()
-            if mine_t + gain >= 11:
-                return a  # R16: eleven wins at once
-            left = hand & ~used
-            hv = 0.0
-            for c in _cards(left):
-                hv += keep_value(c, left, unseen)
-            key = (gain, hv)
-            if best_key is None or key > best_key:
-                best, best_key = a, key
-        return best
-    # nothing to meld: turn or refuse (possibly force)
-    plain = [a for a in legal if a == TURN or a == REFUSE]
-    forces = [a for a in legal if a >> 40 == 2 and a & 0xFF]
+    opp_t = view.table_counts[opp]
+    opp_count = view.hand_counts[opp]
+    if kind_of(legal[0]) == THROW_KIND:
+        return min(throw_scores(view, legal, danger_weight, force_min_hand))[2]
+    # meld / take_or_turn / meld_or_refuse decisions (R10-R12, R15, R18, R19)
+    melds = best_melds(view, legal)
+    if melds:
+        return melds[0]
+    # nothing to meld: turn or refuse, possibly force (R15, R18e) or force back (R19)
+    forces = [a for a in legal if is_forcing(a)]
     if forces and opp_t + 1 < 11 and opp_count >= force_min_hand:
         return forces[0]
-    return plain[0] if plain else legal[0]
+    for a in legal:
+        if a == TURN or a == REFUSE:
+            return a
+    return legal[0]
 
 
-def throw_scores(hand: int, opp_t: int, opp_ext: int, unseen: int, opp_count: int, legal,
-                 danger_weight: float = 6.0, force_min_hand: int = 4) -> list[tuple[float, int, int]]:
-    """Greedy cost of each throw action in ``legal`` (R13, R15): a list of
-    ``(cost, index, action)``, lower cost = better throw.  The cost is the card's keep value
-    plus ``danger_weight`` times its danger; a force into the opponent's eleven (R16), or
-    onto an opponent holding fewer than ``force_min_hand`` cards, costs ``inf``."""
+def throw_scores(view: SeatView, legal=None, danger_weight: float = 6.0,
+                 force_min_hand: int = 4) -> list[tuple[float, int, int]]:
+    """Greedy cost of each throw action in ``legal`` (default ``view.legal``; R13, R15):
+    a list of ``(cost, index, action)``, lower cost = better throw.  The cost is the card's
+    keep value plus ``danger_weight`` times its :func:`danger`; a force into the opponent's
+    eleven (R16), or onto an opponent holding fewer than ``force_min_hand`` cards, costs
+    ``inf``."""
+    legal = view.legal if legal is None else legal
+    seat = view.seat
+    opp = 1 - seat
+    hand = view.hand
+    unseen = view.unseen()
+    opp_t = view.table_counts[opp]
+    opp_count = view.hand_counts[opp]
+    opp_melds = view.melds[opp]
+    flow = view_flow(view)
     out = []
+    dang: dict[int, float] = {}
     for idx, a in enumerate(legal):
-        c = (a >> 8) & 0x3F
+        c = thrown_card(a)
         kv = keep_value(c, hand, unseen)
-        if a & 0xFF:
+        if is_forcing(a):
             if opp_t + 1 >= 11 or opp_count < force_min_hand:
                 out.append((float("inf"), idx, a))
                 continue
             score = kv + danger_weight * 0.8
         else:
-            score = kv + danger_weight * danger(c, opp_ext, unseen, opp_count)
+            d = dang.get(c)
+            if d is None:
+                d = dang[c] = danger(c, opp_melds, unseen, opp_count, flow)
+            score = kv + danger_weight * d
         out.append((score, idx, a))
     return out
 
@@ -204,4 +253,5 @@ def _cards(mask: int):
         mask ^= low
 
 
-__all__ = ["GreedyBot", "choose_greedy", "throw_scores", "keep_value", "danger"]
+__all__ = ["GreedyBot", "best_melds", "choose_greedy", "danger", "keep_value", "meld_key", "throw_scores",
+           "view_flow"]

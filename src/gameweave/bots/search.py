@@ -31,13 +31,12 @@ from __future__ import annotations
 import math
 import time
 
-from ..engine import SeatView
-from ..engine.actions import REFUSE, TURN
+from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, SeatView
+from ..engine.actions import REFUSE, THROW_KIND, TURN, is_meld, kind_of, meld_cards, throw_action
 from ..engine.cards import RANK_MASKS
-from ..engine.state import PH_MELD, PH_OVER, PH_TAKE, PH_THROW
 from .base import Bot, view_rng
 from .determinize import clues, sample_world, world_state
-from .greedy import _EXT, choose_greedy, throw_scores
+from .greedy import best_melds, choose_greedy, throw_scores
 
 DEFAULT_ITERATIONS = 400
 """Default playouts per non-trivial decision (keeps the p95 decision time well under 1 s)."""
@@ -47,18 +46,57 @@ _ADJ = tuple(((1 << (c - 4)) if c >= 4 else 0) | ((1 << (c + 4)) if c + 4 < 40 e
 _GAP = tuple(((1 << (c - 8)) if c >= 8 else 0) | ((1 << (c + 8)) if c + 8 < 40 else 0) for c in range(40))
 
 
-def rollout_action(st, rng) -> int:
-    """The fast playout policy's action in a simulation state ``st`` (both seats).
+def _biggest(opts: list[int]) -> int:
+    best = opts[0]
+    bn = meld_cards(best).bit_count()
+    for a in opts:
+        n = meld_cards(a).bit_count()
+        if n > bn:
+            best, bn = a, n
+    return best
 
-    Meld when possible (an option reaching eleven, R16, else the biggest meld, R12);
-    otherwise ``turn``/``refuse`` (never force).  Throw (R13) the hand card with the lowest
-    score ``3*pair + 2*adjacent + 1*gap + 6*extends-opponent``; ties go to the higher card.
+
+_BIGGEST: dict[tuple[int | None, int, int], int] = {}
+"""Memo of the playout policy's table in profiles that rearrange (R18): the options
+depend only on the cap, the cards that must lie on the table (table plus card) and the
+hand, so the biggest table for ``(max_sequence, table | card, hand)`` is computed once
+per process (bounded; cleared when full)."""
+_BIGGEST_MAX = 1 << 18
+
+
+def _rollout_meld(st, seat: int, card: int) -> int:
+    """The playout's ``meld`` action for ``card`` (the biggest option), or -1 if none."""
+    flow = st.flow
+    if not flow.can_meld(st, seat, card):
+        return -1
+    if not flow.rearranging:
+        opts = st.meld_options(seat, card)
+        return opts[0] if len(opts) == 1 else _biggest(opts)
+    key = (st.rules.max_sequence, st.table_mask(seat) | 1 << card, st.hands[seat])
+    a = _BIGGEST.get(key)
+    if a is None:
+        if len(_BIGGEST) >= _BIGGEST_MAX:
+            _BIGGEST.clear()
+        a = _BIGGEST[key] = _biggest(st.meld_options(seat, card))
+    return a
+
+
+def rollout_action(st, rng) -> int:
+    """The fast playout policy's action in a simulation state ``st`` (both seats, every
+    profile).
+
+    Meld when possible (R12, R18, and a forced card's ``meld``, R18e): the option whose
+    result holds most cards (``meld_cards(a).bit_count()``: in gameweave the biggest
+    meld, where tables are rearranged the table with most hand cards added, which
+    includes any option reaching eleven); otherwise ``turn``/``refuse`` (never force, never
+    force back).  Throw (R13) the hand card with the lowest score ``3*pair + 2*adjacent +
+    1*gap + 6*extends-opponent``; ties go to the higher card.
     """
     ph = st.phase
     seat = st.to_act
     if ph == PH_THROW:
         hand = st.hands[seat]
-        oext = st.extall[1 - seat]
+        oext = st.extensions[1 - seat]
         best = -1
         bs = 99
         h = hand
@@ -78,13 +116,13 @@ def rollout_action(st, rng) -> int:
             if s <= bs:
                 bs = s
                 best = c
-        return (3 << 40) | (best << 8)
-    if ph == PH_TAKE or ph == PH_MELD:
-        opts = st.meld_options(seat, st.card)
-        if opts:
-            if len(opts) == 1:
-                return opts[0]
-            return max(opts, key=int.bit_count)
+        return throw_action(best)
+    if ph == PH_FORCED:
+        return _rollout_meld(st, seat, st.forced)
+    if ph == PH_TAKE or ph == PH_TURNED:
+        a = _rollout_meld(st, seat, st.card)
+        if a >= 0:
+            return a
         return TURN if ph == PH_TAKE else REFUSE
     return TURN
 
@@ -96,12 +134,35 @@ def playout(st, rng, seat: int, max_steps: int = 400, policy=None) -> float:
     pol = policy or rollout_action
     apply = st.apply
     n = 0
-    while st.phase != PH_OVER and n < max_steps:
+    while not st.is_over and n < max_steps:
         apply(pol(st, rng))
         n += 1
     if st.winner < 0:
         return 0.5
     return 1.0 if st.winner == seat else 0.0
+
+
+def candidates(view: SeatView, width: int) -> tuple[int, ...]:
+    """The actions the search compares (a subset of ``view.legal``, in legal order).
+
+    Throws: the greedy's ``width`` best (0 = all).  Meld decisions: one table per distinct
+    card set (R18: tables of the same cards play alike), at most ``width`` of them ranked
+    by the greedy (an option reaching eleven first), plus every action that is no meld
+    (``turn``, ``refuse``, forces, ``force`` back)."""
+    legal = view.legal
+    if not width:
+        width = len(legal)
+    if kind_of(legal[0]) == THROW_KIND:
+        if len(legal) <= width:
+            return legal
+        ranked = sorted(throw_scores(view, legal))
+        keep = sorted(i for _, i, _ in ranked[:width])
+        return tuple(legal[i] for i in keep)
+    melds = best_melds(view, legal)
+    if len(melds) <= width and len(melds) == sum(1 for a in legal if is_meld(a)):
+        return legal
+    keep_set = set(melds[:width])
+    return tuple(a for a in legal if a in keep_set or not is_meld(a))
 
 
 class SearchBot(Bot):
@@ -134,24 +195,14 @@ class SearchBot(Bot):
         self.policy = policy
 
     def decide(self, view: SeatView) -> int:
-        legal = view.legal
         rng = view_rng(self.seed, view)
         seat = view.seat
-        opp = 1 - seat
-        unseen = view.unseen()
-        greedy = choose_greedy(view.hand, view.melds, seat, unseen, view.hand_counts[opp],
-                               view.centre, legal)
-        if self.width and legal[0] >> 40 == 3 and len(legal) > self.width:
-            # progressive widening, fixed: only the greedy's best `width` throws compete
-            opp_t = sum(m.bit_count() for m in view.melds[opp])
-            opp_ext = 0
-            for m in view.melds[opp]:
-                opp_ext |= _EXT[m]
-            ranked = sorted(throw_scores(view.hand, opp_t, opp_ext, unseen, view.hand_counts[opp], legal))
-            keep = sorted(i for _, i, _ in ranked[: self.width])
-            legal = tuple(legal[i] for i in keep)
-            if len(legal) == 1:
-                return legal[0]
+        greedy = choose_greedy(view)
+        legal = candidates(view, self.width)
+        if len(legal) == 1:
+            return legal[0]
+        if greedy not in legal:  # cannot happen (the greedy's choice ranks first); be safe
+            legal = legal + (greedy,)
         n_act = len(legal)
         if self.mode == "ucb":
             return legal[self._ucb(view, legal, greedy, rng)]
