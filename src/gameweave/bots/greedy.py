@@ -130,18 +130,24 @@ class GreedyBot(Bot):
     cannot use, force only to break the opponent's hand and never into their eleven.
 
     Options: ``danger_weight`` (keep-value units a certain opponent meld costs, default 6),
-    ``force_min_hand`` (default 4).
+    ``force_min_hand`` (default 4), ``meld_choice`` (``"most"``: the option putting most
+    cards down, the default; ``"fewest"``: the fewest hand cards, best hand left — an
+    R18 alternative kept for measurement, docs/BOTS.md).
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, danger_weight: float = 6.0, force_min_hand: int = 4):
+    def __init__(self, seed: int | None = None, danger_weight: float = 6.0, force_min_hand: int = 4,
+                 meld_choice: str = "most"):
         super().__init__(seed)
+        if meld_choice not in ("most", "fewest"):
+            raise ValueError("meld_choice must be 'most' or 'fewest'")
         self.danger_weight = danger_weight
         self.force_min_hand = force_min_hand
+        self.meld_choice = meld_choice
 
     def decide(self, view: SeatView) -> int:
-        return choose_greedy(view, view.legal, self.danger_weight, self.force_min_hand)
+        return choose_greedy(view, view.legal, self.danger_weight, self.force_min_hand, self.meld_choice)
 
 
 def view_flow(view: SeatView):
@@ -160,10 +166,11 @@ def meld_key(a: int, hand: int, unseen: int) -> tuple[int, float]:
     return used.bit_count() + 1, hv
 
 
-def best_melds(view: SeatView, legal=None) -> list[int]:
+def best_melds(view: SeatView, legal=None, meld_choice: str = "most") -> list[int]:
     """The ``meld`` actions of ``legal`` (default ``view.legal``), one per distinct card
-    set (R18: tables with the same cards play alike), best first by :func:`meld_key`;
-    an option reaching eleven (R16) first of all."""
+    set (R18: tables with the same cards play alike), best first by :func:`meld_key`
+    (``meld_choice="fewest"``: fewest cards first, then the best hand left); an option
+    reaching eleven (R16) first of all."""
     legal = view.legal if legal is None else legal
     hand = view.hand
     unseen = view.unseen()
@@ -180,12 +187,13 @@ def best_melds(view: SeatView, legal=None) -> list[int]:
             seen.add(cards)
         gain, hv = meld_key(a, hand, unseen)
         win = mine_t + gain >= 11
-        ranked.append((not win, -gain, -hv, i, a))
+        ranked.append((not win, gain if meld_choice == "fewest" else -gain, -hv, i, a))
     ranked.sort()
     return [r[-1] for r in ranked]
 
 
-def choose_greedy(view: SeatView, legal=None, danger_weight: float = 6.0, force_min_hand: int = 4) -> int:
+def choose_greedy(view: SeatView, legal=None, danger_weight: float = 6.0, force_min_hand: int = 4,
+                  meld_choice: str = "most") -> int:
     """The greedy choice among ``legal`` (default ``view.legal``; see :class:`GreedyBot`).
 
     Only what the seat's view holds (R21) is used.
@@ -198,7 +206,7 @@ def choose_greedy(view: SeatView, legal=None, danger_weight: float = 6.0, force_
     if kind_of(legal[0]) == THROW_KIND:
         return min(throw_scores(view, legal, danger_weight, force_min_hand))[2]
     # meld / take_or_turn / meld_or_refuse decisions (R10-R12, R15, R18, R19)
-    melds = best_melds(view, legal)
+    melds = best_melds(view, legal, meld_choice)
     if melds:
         return melds[0]
     # nothing to meld: turn or refuse, possibly force (R15, R18e) or force back (R19)

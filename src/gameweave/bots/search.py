@@ -59,17 +59,17 @@ def _biggest(opts: list[int]) -> int:
 _BIGGEST: dict[tuple[int | None, int, int], int] = {}
 """Memo of the playout policy's table in profiles that rearrange (R18): the options
 depend only on the cap, the cards that must lie on the table (table plus card) and the
-hand, so the biggest table for ``(max_sequence, table | card, hand)`` is computed once
-per process (bounded; cleared when full)."""
+hand, so the biggest table for ``(max_sequence, table | card, hand)`` (or -1: none) is
+computed once per process (bounded; cleared when full)."""
 _BIGGEST_MAX = 1 << 18
 
 
 def _rollout_meld(st, seat: int, card: int) -> int:
     """The playout's ``meld`` action for ``card`` (the biggest option), or -1 if none."""
     flow = st.flow
-    if not flow.can_meld(st, seat, card):
-        return -1
     if not flow.rearranging:
+        if not flow.can_meld(st, seat, card):
+            return -1
         opts = st.meld_options(seat, card)
         return opts[0] if len(opts) == 1 else _biggest(opts)
     key = (st.rules.max_sequence, st.table_mask(seat) | 1 << card, st.hands[seat])
@@ -77,7 +77,7 @@ def _rollout_meld(st, seat: int, card: int) -> int:
     if a is None:
         if len(_BIGGEST) >= _BIGGEST_MAX:
             _BIGGEST.clear()
-        a = _BIGGEST[key] = _biggest(st.meld_options(seat, card))
+        a = _BIGGEST[key] = _biggest(st.meld_options(seat, card)) if flow.can_meld(st, seat, card) else -1
     return a
 
 
