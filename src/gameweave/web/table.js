@@ -279,12 +279,20 @@ export function openTable(main, matchId, { go }) {
     const forced = forcedOnMe(v);
     if (forced) {
       el.notice.hidden = false;
-      el.notice.replaceChildren(
-        h("strong", {}, "You were forced. "),
-        `${oppName} ${forced.how} ${short(forced.card)} and forced it onto your meld; it is now `,
-        cardRow(forced.meld, { size: "sm", highlight: forced.card }),
-        ". It counts towards your eleven. Now throw a card from your hand.",
-      );
+      el.notice.replaceChildren(...(forced.pending
+        ? [
+          h("strong", {}, "You were forced. "),
+          forced.how === "forced back"
+            ? `${oppName} forced ${short(forced.card)}, the card you turned and refused, back onto you. `
+            : `${oppName} ${forced.how} ${short(forced.card)} and forced it on you. `,
+          "Choose how to meld it into your table (your choices below); it counts towards your eleven.",
+        ]
+        : [
+          h("strong", {}, "You were forced. "),
+          `${oppName} ${forced.how} ${short(forced.card)} and forced it onto your meld; it is now `,
+          cardRow(forced.meld, { size: "sm", highlight: forced.card }),
+          ". It counts towards your eleven. Now throw a card from your hand.",
+        ]));
     } else {
       el.notice.hidden = true;
       el.notice.replaceChildren();
@@ -345,11 +353,17 @@ export function openTable(main, matchId, { go }) {
     for (const { a, d } of described) {
       if (d.kind === "throw" && !d.force) continue; // thrown by clicking the card in the hand
       if (d.kind === "meld") {
-        controls.push(h("button", { type: "button", class: "btn choice meld-choice", "data-action": a, "aria-label": `${d.label}: ${spokenList(d.cards)}` },
-          h("span", { class: "choice-label" }, d.label), cardRow(d.cards, { size: "xs", highlight: v.live })));
+        const groups = d.groups && d.groups.length ? d.groups : [d.cards];
+        const rows = [];
+        groups.forEach((g, i) => {
+          if (i) rows.push(h("span", { class: "meld-sep", "aria-hidden": "true" }, "/"));
+          rows.push(cardRow(g, { size: "xs", highlight: v.forced || v.live }));
+        });
+        controls.push(h("button", { type: "button", class: "btn choice meld-choice", "data-action": a, "aria-label": `${d.label}: ${groups.map(spokenList).join("; ")}` },
+          h("span", { class: "choice-label" }, d.label), ...rows));
       } else if (d.force) {
-        const landed = [...d.target, d.kind === "throw" ? d.card : v.live].filter(Boolean);
-        controls.push(h("button", { type: "button", class: "btn choice force-choice", "data-action": a, "aria-label": `${d.label}: ${spokenList(d.target)}` },
+        const landed = [...(d.target || []), d.kind === "throw" ? d.card : v.live].filter(Boolean);
+        controls.push(h("button", { type: "button", class: "btn choice force-choice", "data-action": a, "aria-label": `${d.label}: ${spokenList(d.target || [])}` },
           h("span", { class: "choice-label" }, d.label), cardRow(handOrder(landed), { size: "xs", highlight: d.kind === "throw" ? d.card : v.live })));
       } else {
         controls.push(h("button", { type: "button", class: `btn ${d.kind === "turn" ? "primary" : ""} choice`, "data-action": a }, d.label));

@@ -25,22 +25,30 @@ export function namer(me, oppName) {
   };
 }
 
-function sortMelds(list) {
-  return list.sort((a, b) => cardIndex(a[0]) - cardIndex(b[0]));
-}
-
 function isSubset(small, big) {
   return small.every((c) => big.includes(c));
 }
 
+/** The kind of a history event: "turn" | "meld" | "refuse" | "throw" | "force" (the
+ * server sends it; older entries without it fall back to the action's first word). */
+export function eventKind(ev) {
+  return ev.kind || String(ev.action || "").split(" ")[0];
+}
+
+/** A table (list of melds) in words: "3♥ 4♥ 5♥ / 6♣ 6♦ 6♥". */
+export function tableText(melds) {
+  return (melds || []).map(shortList).join(" / ");
+}
+
 /**
- * The public history as log lines: [{seat, text, kind}].  Melds are rebuilt from the
- * events (§VII numbering: a seat's melds in hand order of their lowest card) so that a
- * force can name the meld it landed on.
+ * The public history as log lines: [{seat, text, kind}], from the structured fields of
+ * each event (kind, card, died, forced, meld, table, from_hand) — never from action text.
+ * Works for every profile: gameweave melds (R12), whole tables where melds are rearranged
+ * (R18), forcing onto a numbered meld (R15), a forced card that must be melded (R18e) and
+ * forcing back (R19).
  */
 export function logLines(view, names) {
   const me = names.me;
-  const melds = { 1: [], 2: [] };
   const out = [];
   let prev = null;
   for (const ev of view.history || []) {
@@ -48,46 +56,41 @@ export function logLines(view, names) {
     const other = s === 1 ? 2 : 1;
     const who = names.who(s);
     const card = ev.card ? short(ev.card) : "a card";
-    const words = ev.action.split(" ");
-    const force = words.indexOf("force");
+    const kind = eventKind(ev);
+    const own = s === me ? "your" : "their";
     let text;
-    if (words[0] === "turn") {
-      const letDie = prev && prev.seat === other && (prev.action.startsWith("throw") || prev.action.startsWith("refuse"))
-        && !prev.action.includes("force");
-      text = letDie && prev.card
-        ? `${who} let ${short(prev.card)} go dead and turned ${card}.`
-        : `${who} turned ${card}.`;
-    } else if (words[0] === "meld") {
-      const result = handOrder(words.slice(1));
-      const taken = prev && prev.seat === other;
-      const old = melds[s].find((m) => isSubset(m, result));
-      melds[s] = melds[s].filter((m) => !isSubset(m, result));
-      melds[s].push(result);
-      sortMelds(melds[s]);
-      const how = taken ? `took ${card} and` : `melded the turned ${card}:`;
-      const own = s === me ? "your" : "their";
-      if (old) {
-        text = taken
-          ? `${who} ${how} added it to ${own} meld: ${shortList(result)}.`
-          : `${who} ${how} added it to ${own} meld ${shortList(result)}.`;
+    if (kind === "turn") {
+      const died = ev.died ? `let ${short(ev.died)} go dead and ` : "";
+      text = ev.card ? `${who} ${died}turned ${card}.` : `${who} ${died}had to turn, but the stock is empty.`;
+    } else if (kind === "meld") {
+      const fromHand = ev.from_hand || [];
+      const turned = prev && prev.seat === s && eventKind(prev) === "turn";
+      const how = ev.forced ? `melded ${card} (forced on ${names.whom(s)})` : turned ? `melded the turned ${card}` : `took ${card}`;
+      const table = ev.table || [];
+      const result = ev.meld || [];
+      if (table.length > 1 || String(ev.action || "").includes("/") || (view.rules && view.rules !== "gameweave" && table.length)) {
+        const withHand = fromHand.length ? ` with ${shortList(fromHand)} from ${own} hand` : "";
+        text = `${who} ${how}${withHand}: ${own} table is now ${tableText(table)}.`;
+      } else if (!fromHand.length) {
+        text = `${who} ${how} and added it to ${own} meld: ${shortList(result)}.`;
       } else {
-        text = taken
-          ? `${who} ${how} made a new meld: ${shortList(result)}.`
-          : `${who} ${how} a new meld ${shortList(result)}.`;
+        text = `${who} ${how} and made a new meld: ${shortList(result)}.`;
       }
-    } else if (words[0] === "refuse" || words[0] === "throw") {
-      const verb = words[0] === "refuse" ? "refused" : "threw";
-      if (force >= 0) {
-        const n = Number(words[force + 1]);
-        const target = melds[other][n - 1] || [];
-        text = `${who} ${verb} ${card} and forced it onto ${names.whose(other)} meld ${shortList(target)}.`;
-        out.push({ seat: s, text, kind: "force" });
-        if (ev.card && target.length) {
-          const grown = handOrder([...target, ev.card]);
-          melds[other][n - 1] = grown;
-          sortMelds(melds[other]);
-          text = `${card} was added to ${names.whose(other)} meld: ${shortList(grown)}.`;
-          out.push({ seat: other, text, kind: "forced" });
+    } else if (kind === "force") {
+      text = `${who} forced ${card} back onto ${names.whom(other)}: ${other === me ? "you" : "they"} must meld it.`;
+      out.push({ seat: s, text, kind: "force" });
+      prev = ev;
+      continue;
+    } else if (kind === "refuse" || kind === "throw") {
+      const verb = kind === "refuse" ? "refused" : "threw";
+      if (ev.forced) {
+        const landed = ev.meld || [];
+        if (landed.length) {
+          const target = landed.filter((c) => c !== ev.card);
+          out.push({ seat: s, text: `${who} ${verb} ${card} and forced it onto ${names.whose(other)} meld ${shortList(target)}.`, kind: "force" });
+          out.push({ seat: other, text: `${card} was added to ${names.whose(other)} meld: ${shortList(landed)}.`, kind: "forced" });
+        } else {
+          out.push({ seat: s, text: `${who} ${verb} ${card} and forced it on ${names.whom(other)}: ${other === me ? "you" : "they"} must meld it.`, kind: "force" });
         }
         prev = ev;
         continue;
@@ -96,7 +99,7 @@ export function logLines(view, names) {
     } else {
       text = `${who}: ${ev.action}`;
     }
-    out.push({ seat: s, text, kind: words[0] });
+    out.push({ seat: s, text, kind });
     prev = ev;
   }
   if (view.status === "won") {
@@ -107,15 +110,24 @@ export function logLines(view, names) {
   return out;
 }
 
-/** The last event if it forced a card onto `me`, and the meld it landed on. */
+/**
+ * The last event if it forced a card onto `me`: {card, meld, how, pending}.  `pending`
+ * is true while the forced card waits for me to meld it (decision "meld", R18e); else
+ * (gameweave, R15) it already lies in `meld` and I throw next.
+ */
 export function forcedOnMe(view) {
   const h = view.history || [];
   const last = h[h.length - 1];
-  if (!last || last.seat === view.seat || !last.action.includes("force")) return null;
-  if (view.to_act !== view.seat || view.decision !== "throw") return null;
+  if (!last || last.seat === view.seat || view.to_act !== view.seat) return null;
+  const kind = eventKind(last);
+  const forced = last.forced === undefined ? String(last.action || "").includes("force") : last.forced;
+  if (!forced || !["refuse", "throw", "force"].includes(kind)) return null;
+  const how = kind === "force" ? "forced back" : kind === "refuse" ? "refused" : "threw";
+  if (view.decision === "meld") return { card: last.card, meld: [], how, pending: true };
+  if (view.decision !== "throw") return null;
   const mine = view.melds[String(view.seat)] || [];
-  const meld = mine.find((m) => m.includes(last.card)) || [];
-  return { card: last.card, meld, how: last.action.startsWith("refuse") ? "refused" : "threw" };
+  const meld = (last.meld && last.meld.length ? last.meld : null) || mine.find((m) => m.includes(last.card)) || [];
+  return { card: last.card, meld, how, pending: false };
 }
 
 /** Whose turn it is and what they decide, in words (for data-testid=status). */
@@ -131,18 +143,22 @@ export function statusText(view, names, opts = {}) {
   if (view.to_act === me) {
     const canMeld = (view.legal || []).some((a) => a.startsWith("meld"));
     const canForce = (view.legal || []).some((a) => a.includes("force"));
-    const orForce = canForce ? ` You may force it onto one of ${opp}'s melds.` : "";
+    const orForce = canForce ? ` You may force it onto ${opp}'s table.` : "";
     switch (view.decision) {
       case "turn":
         return "Your turn: turn the top card of the stock.";
-      case "take_or_turn":
-        return canMeld
+      case "take_or_turn": {
+        const back = (view.legal || []).includes("force") ? ` You may also force it back onto ${opp} (they turned and refused it).` : "";
+        return (canMeld
           ? `Your turn: take ${live} by melding it, or let it go dead and turn the stock.`
-          : `Your turn: you cannot meld ${live} — turn the stock.`;
+          : `Your turn: you cannot meld ${live} — turn the stock.`) + back;
+      }
+      case "meld":
+        return `${view.forced ? short(view.forced) : "A card"} was forced on you: choose how to meld it into your table.`;
       case "meld_or_refuse":
         return (canMeld ? `You turned ${live}: meld it, or refuse it.` : `You turned ${live}: you cannot meld it — refuse it.`) + orForce;
       case "throw":
-        return "Throw a card: click a card in your hand." + (canForce ? ` A card that fits one of ${opp}'s melds can be forced onto it (see your choices).` : "");
+        return "Throw a card: click a card in your hand." + (canForce ? ` A card that fits ${opp}'s table can be forced onto it (see your choices).` : "");
       default:
         return "Your turn.";
     }
@@ -156,46 +172,70 @@ export function statusText(view, names, opts = {}) {
       return `${opp} turned ${live} and is deciding whether to meld or refuse it.`;
     case "throw":
       return `${opp} is choosing a card to throw.`;
+    case "meld":
+      return `${opp} is melding ${view.forced ? short(view.forced) : "the card"}, which was forced on them.`;
     default:
       return `Waiting for ${opp}.`;
   }
 }
 
 /**
- * Describe one legal action for its control: {kind, label, cards, target, force}.
- * kind: "meld" | "turn" | "refuse" | "throw".  For a meld, `cards` is the resulting meld
- * and `label` says whether it is a new set, a new sequence or an addition to meld N.
+ * Describe one legal action for its control: {kind, label, cards, groups, target, force}.
+ * kind: "meld" | "turn" | "refuse" | "throw" | "force".  For a meld, `cards` is every card
+ * of the result and `groups` its melds (one for a gameweave meld, the whole new table
+ * where melds are rearranged, R18: "meld 3h 4h 5h / 6c 6d 6h"); `label` says what it
+ * does.  A force names meld N (gameweave, "throw Ks force 1") or none (R18e, "throw Ks
+ * force"); then `force` is N or true and `target` the cards it lands among.  "force" alone
+ * is R19: force the refused card back.
  */
 export function describeAction(action, view, names) {
-  const w = action.split(" ");
+  const w = action.trim().split(/\s+/);
   const me = view.seat;
   const opp = me === 1 ? 2 : 1;
-  const force = w.indexOf("force");
-  const forceN = force >= 0 ? Number(w[force + 1]) : 0;
-  const target = forceN ? (view.melds[String(opp)] || [])[forceN - 1] || [] : null;
+  const oppMelds = view.melds[String(opp)] || [];
+  const at = w.indexOf("force");
+  const forceN = at >= 0 && w[at + 1] ? Number(w[at + 1]) : 0;
+  const forcing = at > 0;  // "refuse force", "throw Ks force 1"; "force" alone is R19
+  const target = forceN ? oppMelds[forceN - 1] || [] : forcing ? handOrder(oppMelds.flat()) : null;
+  const forceLabel = forceN ? `force it onto ${names.whose(opp)} meld ${forceN}` : `force it on ${names.whom(opp)} (they must meld it)`;
   if (w[0] === "meld") {
-    const cards = handOrder(w.slice(1));
+    const groups = action.trim().slice(4).split("/").map((g) => handOrder(g.trim().split(/\s+/).filter(Boolean))).filter((g) => g.length);
+    groups.sort((a, b) => cardIndex(a[0]) - cardIndex(b[0]));
+    const cards = handOrder(groups.flat());
     const mine = view.melds[String(me)] || [];
-    const idx = mine.findIndex((m) => isSubset(m, cards));
+    const hand = view.hand || [];
+    const fromHand = cards.filter((c) => hand.includes(c));
     let label;
+    if (groups.length > 1 || view.rearranging || view.rules && view.rules !== "gameweave") {
+      const tableCount = mine.reduce((n, m) => n + m.length, 0);
+      if (cards.length >= 11) label = "Meld and win: eleven cards";
+      else if (fromHand.length) label = `New table, ${fromHand.length} card${fromHand.length === 1 ? "" : "s"} from your hand`;
+      else if (cards.length === tableCount + 1 && groups.length === mine.length) label = "Add it to your table";
+      else label = "New table";
+      return { kind: "meld", label, cards, groups };
+    }
+    const idx = mine.findIndex((m) => isSubset(m, cards));
     if (idx >= 0) label = `Add to your meld ${idx + 1}`;
     else if (cards.every((c) => c[0] === cards[0][0])) label = `New set of ${cards.length}`;
     else label = `New sequence of ${cards.length}`;
-    return { kind: "meld", label, cards };
+    return { kind: "meld", label, cards, groups };
   }
   if (w[0] === "turn") {
     return { kind: "turn", label: view.live && view.live_from && view.live_from !== me ? "Let it go dead, turn the stock" : "Turn the stock" };
   }
+  if (w[0] === "force") {
+    return { kind: "force", label: `Force ${view.live ? short(view.live) : "it"} back onto ${names.whom(opp)}` };
+  }
   if (w[0] === "refuse") {
-    if (forceN) {
-      return { kind: "refuse", label: `Refuse and force it onto ${names.whose(opp)} meld ${forceN}`, target, force: forceN };
+    if (forcing) {
+      return { kind: "refuse", label: `Refuse and ${forceLabel}`, target, force: forceN || true };
     }
     return { kind: "refuse", label: `Refuse ${view.live ? short(view.live) : "it"}` };
   }
   if (w[0] === "throw") {
     const card = w[1];
-    if (forceN) {
-      return { kind: "throw", card, label: `Throw ${short(card)} and force it onto ${names.whose(opp)} meld ${forceN}`, target, force: forceN };
+    if (forcing) {
+      return { kind: "throw", card, label: `Throw ${short(card)} and ${forceLabel}`, target, force: forceN || true };
     }
     return { kind: "throw", card, label: `Throw ${short(card)}` };
   }
