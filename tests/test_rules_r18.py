@@ -398,3 +398,31 @@ def test_r18f_any_legal_table_of_eleven_wins_wherever_the_last_card_lies(rules):
     st = two_runs(rules, b_extra="6h 6s Ah", stock="5c 2c")
     run(st, ["throw Ah", "turn", "refuse", "meld 2c 3c 4c 5c 6c / 3d 4d 5d / 6d 6h 6s"])
     assert st.status == "won" and st.winner == 1
+
+
+# a classic deal (seed 0, seat 1 opens) up to the moment seat 2, with ten on the table and
+# no hand card, is forced Jd (R16: they win with the next card they meld, a forced one too)
+TEN_DECK = ("Ac 7s 4c 6d Jd 4s Kh Qh Ad 6c 2s 2d 3h 4d 4h Kd 6h Ks 6s 5d 3c Qs As Qd 3d 2c Kc 2h "
+            "Jc 5h 3s Jh 5s 7d Js Qc 5c Ah 7h 7c")
+TEN_ACTIONS = [
+    "turn", "refuse", "turn", "refuse", "turn", "meld Ac Ad As", "throw 3h", "turn", "refuse", "turn",
+    "refuse", "meld 2d 3d 4d", "throw Qh", "turn", "refuse", "turn", "meld 2d 3d 4d 5d 6d / Kc Kd Ks",
+    "throw 4s", "meld Ac Ad As / 4c 4h 4s", "throw Kh force", "meld 2d 3d 4d 5d 6d / Kc Kd Kh Ks",
+    "throw 7s", "turn", "refuse", "turn", "refuse", "turn", "refuse", "turn", "refuse", "turn", "refuse",
+    "turn", "refuse", "turn", "refuse force", "meld 2d 3d 4d 5d 6d 7d / Kc Kd Kh Ks", "throw 6c",
+    "meld Ac Ad As / 4c 4h 4s / 6c 6h 6s", "throw Jd force",
+]
+
+
+@rearranging
+def test_r16_r18e_ten_on_the_table_and_no_hand_card_wins_with_a_forced_card(rules):
+    st = run(GameState.new(TEN_DECK, rules=rules), TEN_ACTIONS)
+    assert (st.to_act, st.decision, st.hands[1], st.table_counts[1]) == (1, "meld", 0, 10)
+    assert melds(st, 1) == ["2d 3d 4d 5d 6d 7d", "Kc Kd Kh Ks"] and format_cards(1 << st.forced) == "Jd"
+    # Jd makes a run of 7 or splits it (R18c): every choice is a table of eleven, and wins
+    assert st.legal_texts() == ["meld 2d 3d 4d / 5d 6d 7d Jd / Kc Kd Kh Ks",
+                                "meld 2d 3d 4d 5d / 6d 7d Jd / Kc Kd Kh Ks",
+                                "meld 2d 3d 4d 5d 6d 7d Jd / Kc Kd Kh Ks"]
+    for text in st.legal_texts():
+        end = run(st.clone(), [text])
+        assert end.status == "won" and end.winner == 1 and end.table_counts[1] == 11
