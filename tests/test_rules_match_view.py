@@ -5,7 +5,8 @@ import json
 import pytest
 
 from gameweave.engine import (
-    GameRecord, GameState, Match, OptionError, match_options, ReplayError, UnparsableError, format_cards, mask_names,
+    GameRecord, GameState, Match, OptionError, ReplayError, UnparsableError, format_cards, mask_names,
+    mask_of, match_options,
     parse_cards, seat_view,
 )
 from gameweave.engine.conformance import build_deck, same_state
@@ -166,3 +167,40 @@ def test_record_malformed_is_unparsable():
             GameRecord.from_dict(obj)
     with pytest.raises(UnparsableError):
         GameRecord.from_json("{not json")
+
+
+def test_r21_public_history_is_structured_events_in_every_profile():
+    # gameweave: A turns 5c and refuses it; B lets it die (turn), ... here B takes it
+    chain_a = "6h 7h 6c 2c Ad 2s 3d Jd Qs Kd"
+    chain_b = "3c 4c 5h 4h Ks 7s Js Qh 6d 7d"
+    st = GameState.new(build_deck(chain_a, chain_b, "5c"))
+    st.play_all(["turn", "refuse", "meld 3c 4c 5c", "throw 5h", "meld 5h 6h 7h", "throw 6c force 1",
+                 "throw Ks", "turn"])
+    ev = seat_view(st, 0).history
+    assert [e.kind for e in ev] == ["turn", "refuse", "meld", "throw", "meld", "throw", "throw", "turn"]
+    names = lambda mask: format_cards(mask)  # noqa: E731
+    assert names(ev[2].from_hand) == "3c 4c" and names(ev[2].meld) == "3c 4c 5c" and not ev[2].forced
+    # a gameweave force: the target's meld it joined and the target's table after it (R15)
+    assert ev[5].forced and names(ev[5].meld) == "3c 4c 5c 6c" and ev[5].seat == 0
+    assert [names(x) for x in ev[5].table] == ["3c 4c 5c 6c"]
+    # A lets Ks die by turning: 'died' names it, 'card' is the card turned
+    assert names(1 << ev[7].died) == "Ks" and ev[7].card == st.card
+    d = seat_view(st, 1).to_dict()["history"][5]
+    assert d == {"seat": 1, "action": "throw 6c force 1", "kind": "throw", "card": "6c", "died": None,
+                 "forced": True, "meld": ["3c", "4c", "5c", "6c"], "table": [["3c", "4c", "5c", "6c"]],
+                 "from_hand": []}
+    # the same events read the same for both seats (R21: all of it was shown face up)
+    assert seat_view(st, 0).history == seat_view(st, 1).history
+    # R18: a force names no meld; the forced seat's meld event says it melds a forced card
+    a = "Ac 2s 3h 4s 7s Jd Qs Kc 5s 7d"
+    b = "3c 4c 6c 3d 4d 5d 6d 7h Jh Ah"
+    for rules in ("classic", "anglo-american"):
+        st = GameState.new(build_deck(a, b, "5c 6h"), rules=rules)
+        st.play_all(["turn", "refuse", "meld 3c 4c 5c 6c / 3d 4d 5d 6d", "throw Ah", "turn", "refuse force",
+                     "meld 3c 4c 5c / 3d 4d 5d / 6c 6d 6h"])
+        ev = seat_view(st, 0).history
+        assert ev[5].kind == "refuse" and ev[5].forced and ev[5].meld == 0 and ev[5].table == ()
+        assert ev[6].kind == "meld" and ev[6].forced and ev[6].from_hand == 0
+        assert names(ev[6].meld) == "6c 6d 6h" and len(ev[6].table) == 3
+        assert ev[2].from_hand == mask_of(parse_cards("3c 4c 6c 3d 4d 5d 6d"))
+        assert ev[6].text == "meld 3c 4c 5c / 3d 4d 5d / 6c 6d 6h"

@@ -426,3 +426,27 @@ def test_r16_r18e_ten_on_the_table_and_no_hand_card_wins_with_a_forced_card(rule
     for text in st.legal_texts():
         end = run(st.clone(), [text])
         assert end.status == "won" and end.winner == 1 and end.table_counts[1] == 11
+
+
+@rearranging
+def test_r17_r18d_with_the_stock_empty_a_card_takeable_only_by_a_re_partition_is_not_tablas(rules):
+    # B melds A's refused 5c into 3c 4c 5c 6c / 3d 4d 5d 6d and throws Ah (keeping Qd Ks);
+    # both then turn and refuse until A turns the last stock card, 6h, and refuses it
+    named = set(parse_cards(TWO_RUNS_A + " 3c 4c 6c 3d 4d 5d 6d Qd Ks Ah 5c 6h"))
+    stock = parse_cards("5c") + [c for c in range(40) if c not in named] + parse_cards("6h")
+    st = GameState.new(build_deck(TWO_RUNS_A, "3c 4c 6c 3d 4d 5d 6d Qd Ks Ah", stock), rules=rules)
+    run(st, TWO_RUNS_PREFIX + ["throw Ah"])
+    while st.stock_count:
+        st.play("refuse" if st.decision == "meld_or_refuse" else "turn")
+    assert (st.to_act, st.decision, format_cards(1 << st.card)) == (0, "meld_or_refuse", "6h")
+    assert st.legal_texts() == ["refuse", "refuse force"]
+    run(st, ["refuse"])
+    # B can meld 6h only by splitting its runs (R18d): the deal goes on (R17)
+    assert st.status == "playing" and (st.to_act, st.decision) == (1, "take_or_turn")
+    assert st.legal_texts() == ["meld 3c 4c 5c / 3d 4d 5d / 6c 6d 6h", "turn"]
+    assert run(st.clone(), ["turn"]).status == "tablas"
+    run(st, ["meld 3c 4c 5c / 3d 4d 5d / 6c 6d 6h"])
+    # A could take Qd (7d Jd Qd): it would still be playing; Ks A cannot meld: tablas
+    assert run(st.clone(), ["throw Qd"]).status == "playing"
+    run(st, ["throw Ks"])
+    assert st.status == "tablas"
