@@ -69,6 +69,7 @@ class CreateMatch(_Strict):
     bot: str = Field("random", max_length=32)
     format: Literal["first_to", "tally"] = "first_to"
     target: int = Field(3, ge=1, le=99)
+    rules: Literal["gameweave", "anglo-american", "pagat", "classic"] = "gameweave"
 
 
 class SeatCreated(BaseModel):
@@ -356,7 +357,7 @@ def create_app(
     @app.post("/api/matches", status_code=201, response_model=SeatCreated, tags=["lobby"])
     async def create_match(body: CreateMatch) -> dict[str, Any]:
         """Create a match; you hold seat 1 (the token is given only now)."""
-        table, token = await hub.create(body.opponent, body.bot, body.format, body.target)
+        table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules)
         return {
             "match_id": table.match_id, "seat": 1, "token": token,
             "invite_url": table.invite_url(), "table_url": f"/table/{table.match_id}",

@@ -166,7 +166,8 @@ class Hub:
         deck, salt = self.deck_source()
         return tuple(deck), str(salt)
 
-    async def create(self, opponent: str, bot: str | None, fmt: str, target: int) -> tuple[Table, str]:
+    async def create(self, opponent: str, bot: str | None, fmt: str, target: int,
+                     rules: str = "gameweave") -> tuple[Table, str]:
         """Create and store a match; returns ``(table, seat-1 token)``.  Raises
         :class:`TableError` ``unknown_bot``."""
         if opponent == "bot":
@@ -174,7 +175,8 @@ class Hub:
             if bot not in bot_names():
                 raise TableError("unknown_bot", f"unknown bot {bot!r} (this server has: {', '.join(bot_names())})")
         deck, salt = self._deal()
-        table, token = Table.create(opponent=opponent, bot=bot, format=fmt, target=target, deck=deck, salt=salt)
+        table, token = Table.create(opponent=opponent, bot=bot, format=fmt, target=target, deck=deck, salt=salt,
+                                    rules=rules)
         self.store.create(table)
         self.tables[table.match_id] = table
         log.info("match %s created (%s%s, %s %s)", table.match_id, opponent,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..engine import (
-    CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, seat_view,
+    CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, find_profile, seat_view,
 )
 
 DeckSource = Callable[[], tuple[Sequence[int], str]]
@@ -108,7 +108,7 @@ class Table:
 
     Attributes:
         match_id: 16 hex.
-        rules: profile name (``gameweave``).
+        rules: profile name (``gameweave``, ``anglo-american`` or ``classic``).
         format, target: R20 (``first_to`` N, or ``tally``).
         opponent: ``"bot"`` or ``"friend"``; ``bot``: bot name for seat 2 or None.
         invite: the join secret for seat 2 (friend matches, until joined) or None.
@@ -149,17 +149,21 @@ class Table:
         created_at: str = "",
         rules: str = "gameweave",
     ) -> tuple["Table", str]:
-        """A new match with its first deal dealt from ``deck`` (seat 1 opens, R9).
+        """A new match with its first deal dealt from ``deck`` (seat 1 opens, R9, or the
+        seat drawn where the profile draws the first opener: §V, R20).
 
         Returns ``(table, seat-1 token)``.  Raises :class:`ValueError` for a bad format,
         target or deck.
         """
         if opponent not in ("bot", "friend"):
             raise ValueError("opponent must be 'bot' or 'friend'")
+        profile = find_profile(rules)
+        # R9/R20: where the profile draws the first opener, draw it from secrets (stored)
+        first = secrets.randbelow(2) if profile.first_opener == "random" else 0
         token = new_token()
         table = cls(
             match_id=new_id(),
-            rules=rules,
+            rules=profile.name,
             format=format,
             target=target,
             opponent=opponent,
@@ -167,7 +171,7 @@ class Table:
             invite=new_invite() if opponent == "friend" else None,
             token_hashes=[hash_token(token), None],
             version=0,
-            match=Match(rules=rules, format=format, target=target, first_opener=0),
+            match=Match(rules=profile, format=format, target=target, first_opener=first),
             created_at=created_at,
         )
         table.add_deal(deck, salt)
