@@ -25,11 +25,15 @@ from ..engine import GameState, SeatView
 from ..engine.cards import RANK_MASKS
 
 
+RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
+"""``RANK_OTHERS[card]``: the other three cards of the card's rank (R5); the bots' one copy."""
+
+
 def _meld_partners(card: int) -> tuple[int, ...]:
     """40-bit masks of every pair of other cards that makes a meld of three with ``card``
     (sets R5 and sequences R6; a run of three fits every cap)."""
     out = []
-    others = RANK_MASKS[card >> 2] & ~(1 << card)
+    others = RANK_OTHERS[card]
     cs = [c for c in range(40) if others >> c & 1]
     for i in range(len(cs)):
         for j in range(i + 1, len(cs)):
@@ -116,4 +120,4 @@ def world_state(view: SeatView, opp_hand: int, stock: list[int]) -> GameState:
     return GameState.from_view(view, opp_hand, stock)
 
 
-__all__ = ["MELD_PARTNERS", "clues", "sample_world", "world_state"]
+__all__ = ["MELD_PARTNERS", "RANK_OTHERS", "clues", "sample_world", "world_state"]

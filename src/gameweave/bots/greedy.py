@@ -29,13 +29,11 @@ from ..engine import SeatView
 from ..engine.actions import (
     REFUSE, THROW_KIND, TURN, is_forcing, is_meld, kind_of, meld_cards, thrown_card,
 )
-from ..engine.cards import RANK_MASKS
 from ..engine.flow import flow_for
 from ..engine.rules import find_profile
 from .base import Bot
 from .determinize import MELD_PARTNERS
-
-_RANK_OTHERS = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
+from .determinize import RANK_OTHERS as _RANK_OTHERS
 
 
 def _up(c: int, k: int) -> int:

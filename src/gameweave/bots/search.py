@@ -33,15 +33,14 @@ import time
 
 from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, SeatView
 from ..engine.actions import REFUSE, THROW_KIND, TURN, is_meld, kind_of, meld_cards, throw_action
-from ..engine.cards import RANK_MASKS
 from .base import Bot, view_rng
+from .determinize import RANK_OTHERS as _SAME
 from .determinize import clues, sample_world, world_state
 from .greedy import best_melds, choose_greedy, throw_scores
 
 DEFAULT_ITERATIONS = 400
 """Default playouts per non-trivial decision (keeps the p95 decision time well under 1 s)."""
 
-_SAME = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
 _ADJ = tuple(((1 << (c - 4)) if c >= 4 else 0) | ((1 << (c + 4)) if c + 4 < 40 else 0) for c in range(40))
 _GAP = tuple(((1 << (c - 8)) if c >= 8 else 0) | ((1 << (c + 8)) if c + 8 < 40 else 0) for c in range(40))
 
