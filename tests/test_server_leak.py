@@ -43,7 +43,7 @@ def test_r21_200_random_deals_over_websockets_never_show_hidden_cards(table_serv
         table = hub.tables[mid]
         for s in (0, 1):
             seats[s].frames.clear()
-        for deal_no in range(per_match):
+        for _deal_no in range(per_match):
             while True:
                 # check the frames both seats hold now, against the truth at this moment
                 for s in (0, 1):

@@ -88,7 +88,7 @@ def test_r15_r16_two_people_play_a_forcing_chain_and_a_forced_win_over_websocket
         guard += 1
         assert guard < 200
         to_act = seats[1].state["view"]["to_act"]
-        f = step(seats, to_act, seats[to_act].state["view"]["legal"][0])
+        step(seats, to_act, seats[to_act].state["view"]["legal"][0])
     end1 = seats[1].state
     assert end1["deal"]["reveal"]["deck"] == " ".join(
         __import__("gameweave.engine", fromlist=["CARD_NAMES"]).CARD_NAMES[c] for c in deal1)
@@ -108,7 +108,7 @@ def test_r15_r16_two_people_play_a_forcing_chain_and_a_forced_win_over_websocket
 
     # ---- deal 2: a forced card brings seat 1 to eleven (R15, R16)
     for seat, action in ELEVEN:
-        f = step(seats, seat, action)
+        step(seats, seat, action)
     s1 = seats[1].state
     assert s1["view"]["status"] == "won" and s1["view"]["winner"] == 1
     assert s1["view"]["melds"]["1"][0] == ["2c", "3c", "4c", "5c"]

@@ -22,7 +22,7 @@ def _download(seed: int) -> dict:
     st = GameState.new(deck=deck, opener=0)
     while st.status == "playing":
         st.apply(rng.choice(st.legal_actions()))
-    salt = "%032x" % rng.getrandbits(128)
+    salt = f"{rng.getrandbits(128):032x}"
     return {
         "record": GameRecord.from_state(st).to_dict(),
         "salt": salt,

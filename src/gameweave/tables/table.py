@@ -14,7 +14,8 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from ..engine import (
     CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, find_profile, seat_view,
@@ -148,7 +149,7 @@ class Table:
         salt: str,
         created_at: str = "",
         rules: str = "gameweave",
-    ) -> tuple["Table", str]:
+    ) -> tuple[Table, str]:
         """A new match with its first deal dealt from ``deck`` (seat 1 opens, R9, or the
         seat drawn where the profile draws the first opener: §V, R20).
 
