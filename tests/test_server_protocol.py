@@ -78,7 +78,7 @@ def test_r15_r16_two_people_play_a_forcing_chain_and_a_forced_win_over_websocket
 
     # ---- deal 1: the forcing chain (R15)
     for seat, action in CHAIN:
-        f = step(seats, seat, action)
+        step(seats, seat, action)
     v1 = seats[1].state["view"]
     assert v1["melds"] == {"1": [["4h", "5h", "6h", "7h"]], "2": [["2c", "3c", "4c", "5c", "6c"]]}
     assert (v1["to_act"], v1["decision"], v1["live"], v1["live_from"]) == (1, "take_or_turn", "Ks", 2)
