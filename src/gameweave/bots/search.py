@@ -218,6 +218,9 @@ class SearchBot(Bot):
         for r in range(rounds):
             per = max(1, (budget - spent) // (len(alive) * (rounds - r)))
             slice_end = None if self.seconds is None else t0 + self.seconds * (r + 1) / rounds
+            if slice_end is not None and r > 0 and time.perf_counter() >= t0 + self.seconds:
+                alive.sort(key=lambda j: -total[j])  # out of time: the best so far (same worlds)
+                break
             k = 0
             while (k < per) if slice_end is None else (k == 0 or time.perf_counter() < slice_end):
                 hand, stock = sample_world(view, rng, cl)
