@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gameweave.engine import (
-    CARD_NAMES, PROFILE_NAMES, GameRecord, GameState, IllegalActionError, format_action,
+    CARD_NAMES, PH_THROW, PROFILE_NAMES, GameRecord, GameState, IllegalActionError, format_action,
     is_meld, parse_action, seat_view,
 )
 from gameweave.engine.cards import SUIT_SYMBOLS, SUITS
@@ -126,6 +126,66 @@ def test_every_legal_action_applies_through_the_checked_path_too(rules, deal_see
         assert same_state(other, state)
         state.apply(choose_action(rng, legal, eagerness(play_seed)))
     check_invariants(state)
+
+
+def candidate_actions(state: GameState, rng: random.Random) -> list[int]:
+    """Actions of every kind, legal now or not: turn, refuse (and its forces), force back,
+    throws (and their forces) of hand cards and of a few other cards, and meld actions of
+    other cards and of the other seat."""
+    from gameweave.engine import FORCE, FORCE_ANY, REFUSE, TURN, refuse_action, throw_action
+
+    forces = [FORCE_ANY] if state.rules.rearranging else [1, 2, 3]
+    out = [TURN, REFUSE, *(refuse_action(f) for f in forces)]
+    if state.rules.force_back:
+        out.append(FORCE)
+    seat, opp = state.to_act, 1 - state.to_act
+    for c in cards_in(state.hands[seat]) + rng.sample(range(40), 3):
+        out.append(throw_action(c))
+        out += [throw_action(c, f) for f in forces]
+    # tables the seat to act could make with a card it does not hold (only while it holds
+    # ten: a throwing seat holds eleven), and tables of the other seat
+    others = [c for c in range(40) if not (state.hands[seat] | state.table_mask(seat)) >> c & 1]
+    if state.phase != PH_THROW:
+        for card in rng.sample(others, 2):
+            out += state.meld_options(seat, card)[:4]
+    mine = [c for c in range(40) if not (state.hands[opp] | state.table_mask(opp)) >> c & 1]
+    for card in rng.sample(mine, 2):
+        out += state.meld_options(opp, card)[:4]
+    return out
+
+
+@settings(max_examples=10, deadline=None)
+@profiles
+@given(seeds, openers, seeds)
+def test_the_checked_path_refuses_exactly_the_illegal_actions_and_leaves_the_state_unchanged(
+        rules, deal_seed, opener, play_seed):
+    from gameweave.engine import GameweaveError
+
+    rng = random.Random(play_seed)
+    state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
+    reasons = {"deal_over", "not_your_turn", "wrong_decision", "not_a_choice", "not_in_hand", "cannot_force"}
+    while not state.is_over:
+        legal = set(state.legal_actions())
+        for a in candidate_actions(state, rng) + list(legal):
+            text = format_action(a)
+            try:
+                parse_action(text, state.rules)
+            except GameweaveError:
+                continue  # not an action of this profile at all (e.g. 'force N' under R18)
+            probe = state.clone()
+            try:
+                probe.play(text)
+            except IllegalActionError as exc:
+                assert a not in legal, text
+                assert exc.reason in reasons, (text, exc.reason)
+                assert not str(exc).startswith(text) and str(exc), text  # names no action first
+                assert same_state(probe, state)
+            else:
+                assert a in legal, text
+        state.apply(choose_action(rng, state.legal_actions(), eagerness(play_seed)))
+    with pytest.raises(IllegalActionError) as info:
+        state.play("turn")
+    assert info.value.reason == "deal_over"
 
 
 @SETTINGS_PROFILE
