@@ -312,3 +312,29 @@ def test_r20_bad_options_raise_option_error():
     assert match_options("gameweave")["match"] == "tally"
     assert match_options("pagat") == {"match": "first_to", "target": 3, "stake": 1, "tablas_stake": "double"}
     assert match_options("classic")["match"] == "stakes"
+
+
+def test_section_vii_records_name_their_profile_and_pagat_reads_as_anglo_american():
+    from gameweave.engine import snapshot
+
+    st = run(deal("anglo-american", "5c Kh 6h"), ["turn", "refuse", TABLE_B, "throw Ah", "turn", "refuse",
+                                                   "turn", "refuse", "force"])
+    obj = GameRecord.from_state(st).to_dict()
+    assert obj["rules"] == "anglo-american" and obj["actions"][-1] == "force"
+    again = GameRecord.from_dict(dict(obj, rules="Pagat"))
+    assert again.rules == "anglo-american" and same_state(again.replay(), st)
+    # replay --json's shape: decision 'meld' and live null while the forced card waits
+    snap = snapshot(st)
+    assert snap["decision"] == "meld" and snap["live"] is None and snap["to_act"] == 2
+    assert snap["legal"] == st.legal_texts()
+    # the same actions are no record of a classic deal ('force' is anglo-american only)
+    with pytest.raises(Exception, match="step 9"):
+        GameRecord.from_dict(dict(obj, rules="classic")).replay()
+
+
+def test_r20_a_match_record_holds_deals_of_its_own_profile_only():
+    deck = " ".join(format_cards(1 << c) for c in WIN_DECK)
+    obj = {"rules": "classic", "first_opener": 1,
+           "deals": [{"rules": "anglo-american", "deck": deck, "actions": WIN_ACTIONS}]}
+    with pytest.raises(UnparsableError, match="deal 1"):
+        read_record(obj)
