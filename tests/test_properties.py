@@ -549,8 +549,8 @@ def parse_card_text(w: str) -> int:
     return CARD_NAMES.index(w[0].upper() + w[1].lower())
 
 
-@SETTINGS_PROFILE
-@pytest.mark.parametrize("rules", PROFILE_NAMES)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@profiles
 @given(seeds, openers, seeds)
 def test_r10_r19_legal_actions_match_a_reference_written_from_the_rules(rules, deal_seed, opener, play_seed):
     rng = random.Random(play_seed)
@@ -606,3 +606,32 @@ def test_conformance_checker_catches_a_leaking_view(monkeypatch):
     monkeypatch.setattr(conformance, "seat_view", leaky)
     with pytest.raises(AssertionError, match="R21"):
         check_invariants(st)
+
+
+def test_r10_r19_reference_agrees_at_every_position_of_the_perft_deals():
+    # every position within five actions (four for the 128-choice deal) of the pinned
+    # perft deals of every profile: R18 rearranging, forced melds, R19 force back
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parent / "data" / "perft.json").read_text(encoding="utf-8"))
+    checked = 0
+    for deal in data["deals"]:
+        st0 = GameState.new(deal["deck"], opener=deal["opener"] - 1, rules=deal["rules"])
+        for a in deal.get("prefix", []):
+            st0.play(a)
+        frontier = [st0]
+        for _ in range(4 if "128" in deal["name"] else 5):
+            nxt = []
+            for pos in frontier:
+                assert set(pos.legal_texts()) == reference_legal(pos), (deal["name"], pos.history)
+                checked += 1
+                for a in pos.legal_actions():
+                    want = reference_outcome(pos, format_action(a))
+                    child = pos.clone()
+                    child.apply(a)
+                    assert (child.status, child.winner) == want, (deal["name"], format_action(a))
+                    if not child.is_over:
+                        nxt.append(child)
+            frontier = nxt
+    assert checked > 1000
