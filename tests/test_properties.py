@@ -1,12 +1,16 @@
-"""Property tests (Hypothesis) over random deals and random legal play.
+"""Property tests (Hypothesis) over random deals and random legal play, in every rule
+profile of §V (gameweave, anglo-american, classic).
 
 Every property runs on deals drawn from seeds and played by a seeded random player; the
 checks come from the shipped conformance suite (gameweave.engine.conformance) plus the
-ones below: cards conserved (R1), every meld legal (R5, R6), melds never shrink (R7),
-table + hand = 10 between turns (R16), every deal ends, legal actions non-empty exactly
-while playing, every legal action applies through the checked path, record -> replay
-gives the identical state (§VII), notation round trips (R3, §VII), and a seat's view is
-the same for states that differ only in hidden cards (R21).
+ones below: cards conserved (R1), every meld legal and within the profile's cap (R5, R6),
+table cards never leave the table and gameweave melds never shrink (R7, R18), table +
+hand = 10 between turns (R16), every deal ends, legal actions non-empty exactly while
+playing, every legal action applies through the checked path and the checked path
+refuses exactly the others, record -> replay gives the identical state (§VII), notation
+round trips (R3, §VII), a seat's view is the same for states that differ only in hidden
+cards and ``GameState.from_view`` rebuilds a world with the same view (R21), and the
+legal actions equal those of a reference move generator written from RULES.md (R10-R19).
 """
 
 import dataclasses
