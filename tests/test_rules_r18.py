@@ -188,7 +188,7 @@ def test_r18b_every_partition_is_a_choice():
     for rules in REARRANGING:
         st = run(GameState.new(build_deck(a, b, "6d"), rules=rules), ["turn"])
         legal = st.legal_actions()
-        tables = [a for a in legal if is_meld(a)]
+        tables = [x for x in legal if is_meld(x)]
         assert len(tables) == 128
         assert len({frozenset(table_of(t)) for t in tables}) == 128  # each table once
         assert legal[-1] == parse_action("refuse", st.rules) and len(legal) == 129
