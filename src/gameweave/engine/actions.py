@@ -21,7 +21,8 @@ kind           payload
 
 Ids of the uncapped table are the same under every sequence cap, so one action int
 means the same table in every profile.  A table of a deal in progress never holds more
-than eleven cards, so at most three melds: the payload fits 24 bits.
+than eleven cards, so at most three melds (24 bits); the codec accepts up to four, so that
+a hypothetical table (a bot asking what a seat holding eleven could lay) still formats.
 
 :func:`format_action` needs no profile; :func:`parse_action` takes the profile because
 the same text means different things in different profiles (``meld 4h 5h 6h`` is one
@@ -213,7 +214,7 @@ def format_action(action: Action) -> str:
         return "meld " + " ".join(CARD_NAMES[c] for c in cards_of(mask))
     if k == TABLE:
         p = action >> 3
-        if p == 0 or p >> 24:
+        if p == 0 or p >> 32:
             raise ValueError(f"not an action: {action!r}")
         ids = []
         while p:
@@ -340,7 +341,7 @@ def parse_action(text: str, rules: Rules | None = None) -> Action:
                     f"cannot read {text!r}: {' '.join(words_g)} is not a set or a sequence (R5, R6)"
                 )
             melds.append(m)
-        if len(melds) > 3:
+        if len(melds) > 4:
             raise UnparsableError(f"cannot read {text!r}: a table holds at most eleven cards")
         return table_action(melds)
     raise UnparsableError(
