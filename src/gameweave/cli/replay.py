@@ -204,7 +204,11 @@ def replay(
     trace: bool = typer.Option(False, "--trace", help="Also show every step (with --json: the state before it)."),
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP + " For records that name none."),
 ) -> None:
-    """Replay game and match records (RULES §VII) and show where each deal ends up."""
+    """Replay game and match records (RULES §VII) and show where each deal ends up.
+
+    A file holds one record, a JSON array, or JSON lines. A record is a deal record, a match record (each deal, then the match result: wins, tablas, the winner of a first-to match, stakes per R20) or the table's download ({"record", "salt", "commitment", "result"}).
+
+    With --json: one state object per deal (with --trace also one before every action), and for a match record a final {"match": ...} object. Exit status 2 if a record cannot be read or an action is unparsable or illegal (one error line each)."""
     profile = profile_or_exit(rules)
     try:
         text = file.read_text(encoding="utf-8")
