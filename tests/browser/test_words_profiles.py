@@ -74,3 +74,64 @@ def test_r18_a_rearranging_take_and_forces_without_a_number(new_context):
     assert forced["label"] == "Throw K♠ and force it on Greedy bot (they must meld it)"
     assert forced["target"] == ["Kc", "Kd", "Kh"]
     assert plain.get("force") is None
+
+
+def _click(page, action: str) -> None:
+    page.locator(f'[data-action="{action}"]:not([disabled])').click()
+    page.wait_for_function("!document.querySelector('[data-action][disabled]')")
+
+
+def test_r19_r18e_an_anglo_american_friend_match_in_two_browsers(new_context, live_server):
+    """The record aa_force_back.json played on the page: seat of the opener melds 3h-6h,
+    turns and refuses 7h; the other forces it back (R19); the forced notice, the forced
+    card in the centre, the R18 tables as choices, and the log in words."""
+    import httpx
+
+    from gameweave.engine import validate_deck
+
+    rec = json.loads((RECORDS / "aa_force_back.json").read_text(encoding="utf-8"))
+    live_server.decks.push(validate_deck(rec["deck"]))
+    base = live_server.url
+    m1 = httpx.post(f"{base}/api/matches", json={"opponent": "friend", "rules": "anglo-american"}).json()
+    mid = m1["match_id"]
+    m2 = httpx.post(f"{base}/api/matches/{mid}/join", json={"invite": m1["invite_url"].rsplit("/", 1)[1]}).json()
+    view = httpx.get(f"{base}/api/matches/{mid}/view", headers={"Authorization": f"Bearer {m1['token']}"}).json()
+    opener = view["view"]["opener"]  # drawn at random (R20): the record's seat 1 is the opener
+    tokens = {1: m1["token"], 2: m2["token"]}
+    pages = {}
+    for seat in (1, 2):
+        ctx = new_context()
+        entry = {mid: {"seat": seat, "token": tokens[seat], "opponent": "friend"}}
+        ctx.add_init_script(f"try {{ localStorage.setItem('gameweave.seats', {json.dumps(json.dumps(entry))}); }} catch (e) {{}}")
+        page = ctx.new_page()
+        page.goto(f"/table/{mid}")
+        page.wait_for_selector("[data-testid=hand] .card")
+        pages[seat] = page
+    a, b = pages[opener], pages[3 - opener]
+    _click(a, "turn")
+    meld = a.locator('[data-action="meld 3h 4h 5h 6h"]')
+    assert "New table" in meld.inner_text() or "Add" in meld.inner_text()
+    _click(a, "meld 3h 4h 5h 6h")
+    _click(a, "throw Ks")
+    b.wait_for_selector('[data-action="turn"]:not([disabled])')
+    _click(b, "turn")
+    _click(b, "refuse")
+    a.wait_for_selector('[data-action="turn"]:not([disabled])')
+    _click(a, "turn")
+    _click(a, "refuse")
+    force = b.locator('[data-action="force"]')
+    force.wait_for()
+    assert "back onto" in force.inner_text()
+    _click(b, "force")
+    notice = a.locator("[data-testid=forced-notice]")
+    notice.wait_for()
+    assert "back onto you" in notice.inner_text()
+    a.wait_for_selector('[data-action="meld 3h 4h 5h / 6h 7h Jh"]')
+    assert "Forced" in a.inner_text("body") and "you must meld it" in a.inner_text("body")
+    assert a.locator('[data-action^="meld"]').count() == 3
+    _click(a, "meld 3h 4h 5h / 6h 7h Jh")
+    _click(a, "throw Jc")
+    b.wait_for_function("document.querySelector('[data-testid=log]').innerText.includes('6♥ 7♥ J♥')")
+    log = b.inner_text("[data-testid=log]")
+    assert "forced 7♥ back onto" in log
+    assert "table is now 3♥ 4♥ 5♥ / 6♥ 7♥ J♥" in log

@@ -334,6 +334,12 @@ export function openTable(main, matchId, { go }) {
       if (lastLive !== `${f.version}:${v.live}` && lastLive?.split(":")[1] !== v.live) card.classList.add("enter");
       lastLive = `${f.version}:${v.live}`;
       el.live.replaceChildren(card, h("span", { class: "caption" }, v.live_from ? "Live card — " : "Turned — ", by));
+    } else if (v.forced) {
+      // R18e: a forced card waits for its seat's meld; nothing is live meanwhile
+      lastLive = null;
+      const on = v.to_act === me ? "you must meld it" : `${oppName} must meld it`;
+      el.live.replaceChildren(cardEl(v.forced, { size: "lg", label: `forced card: ${spoken(v.forced)}, ${on}` }),
+        h("span", { class: "caption" }, "Forced — ", on));
     } else {
       lastLive = null;
       el.live.replaceChildren(h("span", { class: "card empty lg", role: "img", "aria-label": "no live card" }), h("span", { class: "caption" }, "No live card"));
