@@ -11,6 +11,9 @@ tests/records/aa_force_back.json — R19 and R18e: seat 1 melds ``3h 4h 5h 6h`` 
   later turns ``7h`` and refuses it; seat 2 forces it back (``force``); seat 1 must meld
   it (decision ``meld``, nothing live) and adds ``Jh`` from its hand:
   ``meld 3h 4h 5h / 6h 7h Jh``; then throws ``Jc``.
+tests/records/classic_forced_win.json — R18e/R18f: seat 2 throws ``7h`` and forces it
+  (``throw 7h force``, no meld number) onto seat 1's ``3h 4h 5h 6h``; seat 1 melds it
+  with every hand card, ``meld Ac Ad Ah / 2s 3s 4s / 3h 4h 5h 6h 7h``: eleven, won.
 tests/records/classic_stakes_match.json — a classic stakes match (R20, doubled after
   tablas): seat 2 opens deal 1 (drawn); deals 1 and 2 are tablas (every turned card
   refused), deal 3 seat 1 wins (seat 2 turns ``As`` and refuses it; seat 1 melds it with
@@ -39,6 +42,7 @@ BACK = RECORDS / "aa_force_back.json"
 STAKES = RECORDS / "classic_stakes_match.json"
 FIRST_TO = RECORDS / "aa_first_to_3_match.json"
 DOWNLOAD = RECORDS / "classic_download.json"
+FORCED_WIN = RECORDS / "classic_forced_win.json"
 KEYS = {"status", "winner", "to_act", "decision", "live", "live_from", "stock", "seats", "legal"}
 WIN = "meld Ac Ad Ah As / 2s 3s 4s 5s / Jd Qd Kd"
 
@@ -138,6 +142,29 @@ def test_r19_force_is_gameweave_unparsable(tmp_path):
     assert res.exit_code == 2
     [line] = res.stderr.strip().splitlines()
     assert "step 8, action 'force'" in line and "anglo-american" in line
+
+
+def test_r18e_r18f_a_forced_card_melded_with_every_hand_card_wins():
+    res = cli("replay", FORCED_WIN, "--json", "--trace")
+    assert res.exit_code == 0, res.output
+    objs = objects(res.stdout)
+    # seat 2 may throw 7h plainly or force it; a force names no meld number (R18e)
+    assert "throw 7h" in objs[5]["legal"] and "throw 7h force" in objs[5]["legal"]
+    assert not any(a.startswith("throw 7h force ") for a in objs[5]["legal"])
+    forced = objs[6]
+    assert (forced["decision"], forced["to_act"], forced["live"]) == ("meld", 1, None)
+    # 3h..7h is the only partition of the table plus 7h; hand melds may come along (R18a)
+    assert forced["legal"] == [
+        "meld 3h 4h 5h 6h 7h", "meld Ac Ad Ah / 3h 4h 5h 6h 7h",
+        "meld Ac Ad Ah / 2s 3s 4s / 3h 4h 5h 6h 7h", "meld 2s 3s 4s / 3h 4h 5h 6h 7h",
+    ]
+    final = objs[-1]
+    assert (final["status"], final["winner"]) == ("won", 1)
+    assert final["seats"]["1"] == {"hand": [], "melds": [["Ac", "Ad", "Ah"], ["2s", "3s", "4s"],
+                                                         ["3h", "4h", "5h", "6h", "7h"]]}
+    res = cli("replay", FORCED_WIN, "--trace")
+    assert "6. seat 2: throw 7h force (7h forced on seat 1, who must meld it, R18e)" in res.stdout
+    assert "  Result: seat 1 won with eleven melded cards" in res.stdout
 
 
 # ------------------------------------------------------------------ R20: match records
@@ -258,7 +285,7 @@ def test_the_download_wrapper_replays_and_verifies():
 
 def test_the_records_are_what_the_engine_reads():
     # every hand-written record reads as the kind of record it claims to be
-    for path, kind in ((R18, "GameRecord"), (BACK, "GameRecord"), (STAKES, "MatchRecord"),
+    for path, kind in ((R18, "GameRecord"), (BACK, "GameRecord"), (FORCED_WIN, "GameRecord"), (STAKES, "MatchRecord"),
                        (FIRST_TO, "MatchRecord"), (DOWNLOAD, "GameRecord")):
         assert type(read_record(json.loads(path.read_text(encoding="utf-8")))).__name__ == kind
 
