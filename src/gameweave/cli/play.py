@@ -6,6 +6,12 @@ go, the stock count, the match tally (R20), what just happened in plain words, a
 legal action as a numbered choice.  The bot, too, decides from its own view only.  At the
 end of a deal the opponent's hand is shown.  Keyboard only: a number (or an action in
 §VII notation, e.g. ``throw Ks``), ``q`` to leave; Ctrl-C or end of input leave cleanly.
+
+Every profile plays (``--rules``, §V): where melds are rearranged (R18) each meld choice
+is shown as the whole new table with the hand cards it uses, a forced card waits for the
+person's ``meld`` decision (R18e), and anglo-american offers forcing back (R19).  The
+match follows the profile (R20: first to 3, stakes with ``--option tablas_stake=carry``
+…), and "what just happened" is told from the view's public events, never from text.
 """
 
 from __future__ import annotations
