@@ -5,7 +5,6 @@ never from action text)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
@@ -16,6 +15,7 @@ from ..engine import (
     match_options, read_record,
 )
 from ..engine.cards import CARD_NAMES
+from ..engine.record import json_objects
 
 RULES_HELP = "Rule profile (§V): gameweave, anglo-american (alias pagat) or classic."
 
@@ -59,29 +59,6 @@ def options_or_exit(rules: Rules, pairs: list[str] | None) -> dict[str, Any]:
     raise AssertionError  # pragma: no cover
 
 
-def _objects(text: str) -> list[Any]:
-    """A file's JSON objects: one object, a JSON array, or JSON lines.  A line that is
-    not JSON becomes an :class:`UnparsableError` item."""
-    stripped = text.strip()
-    if not stripped:
-        return []
-    try:
-        whole = json.loads(stripped)
-    except json.JSONDecodeError:
-        pass
-    else:
-        return whole if isinstance(whole, list) else [whole]
-    out: list[Any] = []
-    for line in stripped.splitlines():
-        if not line.strip():
-            continue
-        try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            out.append(UnparsableError(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"))
-    return out
-
-
 def read_records(text: str, rules: Rules | None = None) -> list[Any]:
     """Every record of a file: :class:`~gameweave.engine.GameRecord`,
     :class:`~gameweave.engine.MatchRecord`, or a
@@ -91,7 +68,7 @@ def read_records(text: str, rules: Rules | None = None) -> list[Any]:
     names another profile is an error (the file and the command disagree).
     """
     out: list[Any] = []
-    for obj in _objects(text):
+    for obj in json_objects(text):
         if isinstance(obj, GameweaveError):
             out.append(obj)
             continue

@@ -21,22 +21,28 @@ _RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in ra
 _RANK_ABOVE: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~((2 << c) - 1) for c in range(40))
 
 
+def _sets(bit: Mask, same: Mask, out: list[Mask]) -> None:
+    """Append the sets (R5) of card ``bit`` with two or three of the cards ``same``
+    (two or three cards of its rank)."""
+    a = same & -same
+    rest = same ^ a
+    b = rest & -rest
+    d = rest ^ b
+    out.append(bit | a | b)
+    if d:
+        out.append(bit | a | d)
+        out.append(bit | b | d)
+        out.append(bit | same)
+
+
 def _with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
     """Every legal meld (R5, R6, the table's cap) that holds card ``c`` and lies within
     ``pool | c``; built from the run and the same-rank cards around ``c``."""
     bit = 1 << c
-    out = []
+    out: list[Mask] = []
     same = pool & _RANK_OTHERS[c]
     if same & (same - 1):
-        a = same & -same
-        rest = same ^ a
-        b = rest & -rest
-        d = rest ^ b
-        out.append(bit | a | b)
-        if d:
-            out.append(bit | a | d)
-            out.append(bit | b | d)
-            out.append(bit | same)
+        _sets(bit, same, out)
     lo = 0
     x = c - 4
     while x >= 0 and pool >> x & 1:
@@ -62,18 +68,10 @@ def _with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
 def _lowest_at(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
     """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool)."""
     bit = 1 << c
-    out = []
+    out: list[Mask] = []
     same = pool & _RANK_ABOVE[c]
     if same & (same - 1):
-        a = same & -same
-        rest = same ^ a
-        b = rest & -rest
-        d = rest ^ b
-        out.append(bit | a | b)
-        if d:
-            out.append(bit | a | d)
-            out.append(bit | b | d)
-            out.append(bit | same)
+        _sets(bit, same, out)
     hi = 0
     x = c + 4
     while x < 40 and pool >> x & 1:

@@ -241,29 +241,38 @@ def read_record(obj: Any) -> GameRecord | MatchRecord:
     return GameRecord.from_dict(obj)
 
 
-def load_records(text: str) -> list[Any]:
-    """Split a file's text into record objects: one JSON object, a JSON array of
-    objects, or JSON lines (one object per non-empty line).
-
-    Returns a list whose items are a :class:`GameRecord`, a :class:`MatchRecord`, or an
-    :class:`UnparsableError` for a record that could not be read (so one bad record does
-    not hide the others).
-    """
+def json_objects(text: str) -> list[Any]:
+    """A file's JSON values: one value, the items of a JSON array, or JSON lines (one
+    value per non-empty line).  A line that is not JSON becomes an
+    :class:`UnparsableError` item, so one bad line does not hide the others."""
     stripped = text.strip()
     if not stripped:
         return []
     try:
         whole = json.loads(stripped)
     except json.JSONDecodeError:
-        whole = None
+        pass
     else:
-        items = whole if isinstance(whole, list) else [whole]
-        return [_record_or_error(lambda o=o: read_record(o)) for o in items]
+        return whole if isinstance(whole, list) else [whole]
     out: list[Any] = []
     for line in stripped.splitlines():
         if line.strip():
-            out.append(_record_or_error(lambda line=line: read_record(_json(line))))
+            try:
+                out.append(_json(line))
+            except UnparsableError as exc:
+                out.append(exc)
     return out
+
+
+def load_records(text: str) -> list[Any]:
+    """Split a file's text into records (see :func:`json_objects`).
+
+    Returns a list whose items are a :class:`GameRecord`, a :class:`MatchRecord`, or an
+    :class:`UnparsableError` / :class:`OptionError` for a record that could not be read
+    (so one bad record does not hide the others).
+    """
+    return [o if isinstance(o, GameweaveError) else _record_or_error(lambda o=o: read_record(o))
+            for o in json_objects(text)]
 
 
 def _json(text: str) -> Any:
@@ -310,4 +319,4 @@ def snapshot(state: GameState) -> dict[str, Any]:
     }
 
 
-__all__ = ["GameRecord", "MatchRecord", "ReplayError", "load_records", "read_record", "snapshot"]
+__all__ = ["GameRecord", "MatchRecord", "ReplayError", "json_objects", "load_records", "read_record", "snapshot"]
