@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import bindparam, create_engine, event, insert, select, update
+from sqlalchemy import bindparam, create_engine, event, insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -72,11 +72,22 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
+MIGRATION_LOCK = 0x67770001
+"""PostgreSQL advisory-lock key held around the migrations (nodes starting together on a
+fresh database run them one after the other; the later ones find nothing to do)."""
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to date (Alembic ``upgrade head`` with the packaged migrations)."""
+    """Bring the schema up to date (Alembic ``upgrade head`` with the packaged migrations).
+
+    On PostgreSQL the upgrade runs inside a transaction holding the advisory lock
+    :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so several nodes may start at
+    once on a fresh database."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
