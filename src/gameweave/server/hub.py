@@ -336,6 +336,7 @@ class Hub:
             conns[conn.seat] = conn
             self.announce(table)
             await self._publish({"kind": "hello", "match": table.match_id, "seat": conn.seat, "gen": conn.gen})
+        self.wake_bot(table)
 
     async def detach(self, conn: Connection) -> None:
         """Forget ``conn`` and tell the opponent the seat left."""
