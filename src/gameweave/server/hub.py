@@ -29,6 +29,7 @@ from typing import Any, Callable
 from ..bots import bot_names, make_bot
 from ..engine import format_action, parse_action, seat_view
 from ..storage import Store, StorageError
+from ..storage.store import ActionRow, action_row
 from ..tables import Table, TableError, hash_token, new_token, secure_deck
 from .middleware import TokenBucket
 from .settings import MAX_FRAME
@@ -109,6 +110,53 @@ class _Conflict(Exception):
     """Another writer (another node) stored this step first."""
 
 
+class CommitQueue:
+    """Group commit of accepted actions: the actions of different matches accepted while
+    the previous transaction runs are committed together in the next one, on one
+    database thread (so the event loop keeps serving sockets meanwhile).  Each waiter
+    resumes only once its own row is committed: an action is still committed before any
+    seat hears of it, and durability is the database's (SQLite WAL with
+    ``synchronous=NORMAL``: survives a crash of the process, not a power cut in the last
+    moments; PostgreSQL: as its ``synchronous_commit``)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.pending: list[tuple[ActionRow, asyncio.Future]] = []
+        self.flusher: asyncio.Task | None = None
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gameweave-db")
+
+    async def commit(self, row: ActionRow) -> None:
+        """Commit ``row``; raises :class:`StorageError` if another writer stored the
+        step first, or the database's error."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self.pending.append((row, fut))
+        if self.flusher is None or self.flusher.done():
+            self.flusher = loop.create_task(self._flush())
+        err = await fut
+        if err is not None:
+            raise err
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.pending:
+            batch, self.pending = self.pending, []
+            try:
+                results = await loop.run_in_executor(self.thread, self.store.commit_actions, [r for r, _ in batch])
+            except Exception as exc:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            for (_, fut), res in zip(batch, results):
+                if not fut.done():
+                    fut.set_result(res)
+
+    def close(self) -> None:
+        """Stop the database thread (after the transaction in flight)."""
+        self.thread.shutdown(wait=True)
+
+
 class Hub:
     """Live tables backed by a :class:`Store`.
 
@@ -152,6 +200,7 @@ class Hub:
         self.executor = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="gameweave-bot")
         self.closing = False
         self._sweeper: asyncio.Task | None = None
+        self.commits = CommitQueue(store)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -394,7 +443,7 @@ class Hub:
         seq = len(table.state.history) + 1
         table.apply_action(seat, a)
         try:
-            self.store.add_action(table, seat, text, seq, prev)
+            await self.commits.commit(action_row(table, seat, text, seq, prev))
         except StorageError:
             self.tables.pop(table.match_id, None)
             log.info("match %s: step %d was stored by another writer first", table.match_id, seq)
@@ -646,6 +695,7 @@ class Hub:
         self.executor.shutdown(wait=False, cancel_futures=True)
         if self.bus is not None:
             await self.bus.close()
+        self.commits.close()
         self.store.close()
 
 
