@@ -248,7 +248,9 @@ def serve_echo(port: int) -> None:
 # ---------------------------------------------------------------------------- processes
 def start(cmd: list[str], url: str) -> subprocess.Popen:
     """Start one server process and wait until ``url`` answers (exits the script if not)."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = tempfile.NamedTemporaryFile("w+b", prefix="gameweave-load-", suffix=".log", delete=False)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+    proc.log_path = log.name  # type: ignore[attr-defined]
     deadline = time.time() + 60
     while True:
         try:
@@ -257,12 +259,13 @@ def start(cmd: list[str], url: str) -> subprocess.Popen:
         except httpx.HTTPError:
             pass
         if proc.poll() is not None or time.time() > deadline:
-            err = proc.stderr.read().decode(errors="replace") if proc.poll() is not None else "timeout"
+            err = Path(log.name).read_text(errors="replace") if proc.poll() is not None else "timeout"
             raise SystemExit(f"the server did not start: {err[-2000:]}")
         time.sleep(0.2)
 
 
 def stop(procs: list[subprocess.Popen]) -> None:
+    """Stop the server processes; print the last lines of any that logged an error."""
     for p in procs:
         p.terminate()
     for p in procs:
@@ -270,6 +273,12 @@ def stop(procs: list[subprocess.Popen]) -> None:
             p.wait(10)
         except subprocess.TimeoutExpired:
             p.kill()
+        path = Path(getattr(p, "log_path", ""))
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            if "ERROR" in text or "Traceback" in text:
+                print(f"  server log ({path}):\n    " + "\n    ".join(text.splitlines()[-8:]))
+            path.unlink()
 
 
 def fresh_database(base: str) -> tuple[str, object]:
@@ -383,7 +392,7 @@ def report(stats: Stats, k: int, label: str) -> int:
     """Print the figures; 1 if nothing was measured."""
     rtts = sorted(stats.rtts)
     if not rtts:
-        print(f"{label}: no actions measured")
+        print(f"{label}: no actions measured (errors: {stats.errors or 'none'})")
         return 1
     p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000  # noqa: E731
     print(f"server_load: {label}: {k} concurrent matches (random vs random over WebSockets), "

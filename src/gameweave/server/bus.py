@@ -42,6 +42,10 @@ return 0
 """
 
 
+MAX_CONNECTIONS = 32
+"""Redis connections a node opens at most (one of them is the subscription)."""
+
+
 class BusError(Exception):
     """Redis could not be reached or refused a command."""
 
@@ -60,7 +64,12 @@ class Bus:
         self.prefix = prefix
         self.node_id = node_id
         self.channel = f"{prefix}:events"
-        self.redis = aioredis.Redis.from_url(url, socket_connect_timeout=3, health_check_interval=10)
+        # a bounded pool that makes a burst of publishes wait for a connection (a plain
+        # pool refuses with MaxConnectionsError once it is exhausted)
+        self.pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=MAX_CONNECTIONS, timeout=10, socket_connect_timeout=3, health_check_interval=10,
+        )
+        self.redis = aioredis.Redis(connection_pool=self.pool)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._reader: asyncio.Task | None = None
@@ -130,6 +139,7 @@ class Bus:
                 pass
         try:
             await self.redis.aclose()
+            await self.pool.aclose()
         except Exception:
             pass
 
