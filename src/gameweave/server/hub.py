@@ -19,6 +19,7 @@ database's version check makes every step exactly-once even if two nodes try.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import secrets
@@ -101,8 +102,6 @@ class Connection:
 
 
 def _dumps(frame: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(frame, separators=(",", ":"))
 
 
@@ -303,14 +302,16 @@ class Hub:
 
     async def seat_for_token(self, match_id: Any, token: Any) -> tuple[Table | None, int]:
         """``(table, seat index)`` that ``token`` holds, ``(table, -1)`` for a wrong
-        token, ``(None, -1)`` for no such match.  With several nodes a token that does
-        not match is checked once more after catching up (seat 2 may have joined on
-        another node a moment ago)."""
+        token, ``(None, -1)`` for no such match.  With several nodes, while seat 2 is
+        open here a token that does not match is checked once more after catching up
+        (seat 2 may have joined on another node a moment ago)."""
         table = await self.table(match_id)
         if table is None:
             return None, -1
         seat = table.seat_of_token(token)
-        if seat < 0 and self.bus is not None and isinstance(token, str) and token:
+        # only seat 2's token can be new to this node (joined through another one), so a
+        # wrong token costs a database read only while seat 2 is open here
+        if seat < 0 and self.bus is not None and isinstance(token, str) and token and table.token_hashes[1] is None:
             async with self.lock(match_id):
                 table = self._catch_up(self.tables.get(match_id) or table)
             seat = table.seat_of_token(token)
