@@ -1,13 +1,22 @@
 """Load benchmark of the table server (a benchmark, not a test).
 
-Starts ``gameweave serve`` as a subprocess on a free loopback port with a temporary
-SQLite database, creates K friend matches, and plays them with 2K WebSocket clients that
-choose random legal actions (random bot vs random bot, over the real protocol).  After a
-warm-up it measures for a fixed time and prints:
+Starts ``gameweave serve`` as subprocesses on free loopback ports — one node on a
+temporary SQLite database (default), one node on PostgreSQL (``--database-url``), or
+``--nodes N`` nodes on PostgreSQL and Redis (``--redis-url``) — creates K friend matches,
+and plays them with 2K WebSocket clients that choose random legal actions (random bot vs
+random bot, over the real protocol).  With N nodes, seat 1 of match i connects to node
+i mod N and seat 2 to node i+1 mod N, so every action crosses Redis.  After a warm-up it
+measures for a fixed time and prints:
 
 * actions/s: accepted actions per second, all matches together;
 * action round trip p50 / p99 (ms): from sending an action to receiving the state frame
   with the next version on the same socket.
+
+``--echo`` runs the same client against a **floor** instead: a bare WebSocket server on
+the same stack (uvicorn, websockets, JSON) with no rules, no database and no Redis,
+which answers every action at once with a state frame of the same size to both seats.
+The machine is noisy, so compare each figure with the floor measured in the same run
+(``--compare`` runs the floor and then the server, one after the other).
 
 Clients pause ``--think`` seconds (mean; default 0.5 s, like the server's bot delay of
 0.6 s) before each action, so K matches put the load of K real tables on the server;
@@ -16,9 +25,13 @@ always-pending actions, latency = K / throughput).
 
 Usage::
 
-    python benchmarks/server_load.py --matches 200 --seconds 20
+    python benchmarks/server_load.py --matches 200 --seconds 20 --compare
+    python benchmarks/server_load.py --matches 1000 --nodes 2 \
+        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379/0
 
-Everything is bounded: K <= 1000, at most 300 s of measuring, loopback (127.0.0.1) only.
+With ``--database-url`` a fresh database ``gw_load_<hex>`` is created beside the one named
+and dropped afterwards.  Everything is bounded: K <= 1000, N <= 4, at most 300 s of
+measuring, loopback (127.0.0.1) only.
 """
 
 from __future__ import annotations
@@ -35,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 import httpx
@@ -116,23 +130,27 @@ async def act(ws, frame: dict, seat: int, rng: random.Random, stats: Stats) -> t
     return frame["version"], t
 
 
-async def run(url: str, matches: int, seconds: float, warmup: float, seed: int, think: float = 0.0) -> Stats:
+async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed: int, think: float = 0.0) -> Stats:
+    """Create ``matches`` friend matches through the first node(s) and play them; seat 1
+    of match i on node i mod N, seat 2 on node i+1 mod N."""
     stats = Stats(think)
     rng = random.Random(seed)
     seats = []
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        for _ in range(matches):
-            r = await http.post("/api/matches", json={"opponent": "friend", "format": "tally"})
+    n = len(urls)
+    async with httpx.AsyncClient(timeout=30) as http:
+        for i in range(matches):
+            a, b = urls[i % n], urls[(i + 1) % n]
+            r = await http.post(f"{a}/api/matches", json={"opponent": "friend", "format": "tally"})
             r.raise_for_status()
             m = r.json()
             invite = m["invite_url"].rsplit("/", 1)[1]
-            r2 = await http.post(f"/api/matches/{m['match_id']}/join", json={"invite": invite})
+            r2 = await http.post(f"{b}/api/matches/{m['match_id']}/join", json={"invite": invite})
             r2.raise_for_status()
-            seats.append((m["match_id"], 1, m["token"]))
-            seats.append((m["match_id"], 2, r2.json()["token"]))
+            seats.append((a, m["match_id"], 1, m["token"]))
+            seats.append((b, m["match_id"], 2, r2.json()["token"]))
     tasks = [
         asyncio.create_task(seat_client(url, mid, seat, tok, stats, random.Random(rng.random())))
-        for mid, seat, tok in seats
+        for url, mid, seat, tok in seats
     ]
     await asyncio.sleep(warmup)
     stats.measuring = True
@@ -147,6 +165,185 @@ async def run(url: str, matches: int, seconds: float, warmup: float, seed: int, 
     return stats
 
 
+# ---------------------------------------------------------------------------- the echo floor
+ECHO_PAD = "x" * 1400
+"""Filler that gives the floor's state frames the size of the server's (about 1.6 KB)."""
+
+
+def echo_app():
+    """The floor: an ASGI app speaking just enough of the protocol for this client —
+    ``hello`` answered with a state frame, every ``action``/``next_deal`` answered at once
+    with the next version to both seats (whose turn alternates); no rules, no storage."""
+    matches: dict[str, dict] = {}
+
+    def frame(m: dict, seat: int) -> str:
+        to_act = m["to_act"]
+        return json.dumps({"type": "state", "version": m["version"], "seat": seat,
+                           "match": {"over": False, "pad": ECHO_PAD},
+                           "view": {"status": "playing", "to_act": to_act,
+                                    "legal": ["throw Ks", "throw Qd", "throw 7h"] if to_act == seat else []}},
+                          separators=(",", ":"))
+
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                msg = await receive()
+                if msg["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif msg["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] == "http":  # POST /api/matches, …/join, GET /api/health
+            await receive()
+            path = scope["path"]
+            if path == "/api/matches":
+                mid = uuid.uuid4().hex[:16]
+                matches[mid] = {"version": 1, "to_act": 1, "socks": {}}
+                body = {"match_id": mid, "token": "t1", "invite_url": f"/join/{mid}/inv"}
+            else:
+                body = {"token": "t2", "ok": True}
+            data = json.dumps(body).encode()
+            await send({"type": "http.response.start", "status": 201 if path == "/api/matches" else 200,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": data})
+            return
+        mid = scope["path"].rsplit("/", 1)[1]
+        m = matches[mid]
+        seat = 0
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        try:
+            while True:
+                msg = await receive()
+                if msg["type"] == "websocket.disconnect":
+                    return
+                obj = json.loads(msg.get("text") or "{}")
+                if obj.get("type") == "hello":
+                    seat = obj["seat"]
+                    m["socks"][seat] = send
+                    await send({"type": "websocket.send", "text": frame(m, seat)})
+                elif obj.get("type") in ("action", "next_deal"):
+                    m["version"] += 1
+                    m["to_act"] = 3 - m["to_act"]
+                    for s, out in list(m["socks"].items()):
+                        try:
+                            await out({"type": "websocket.send", "text": frame(m, s)})
+                        except Exception:
+                            m["socks"].pop(s, None)
+        finally:
+            if m["socks"].get(seat) is send:
+                m["socks"].pop(seat, None)
+
+    return app
+
+
+def serve_echo(port: int) -> None:
+    """Run the floor on 127.0.0.1:``port`` (same uvicorn settings as ``gameweave serve``)."""
+    import uvicorn
+
+    uvicorn.run(echo_app(), host="127.0.0.1", port=port, log_level="warning",
+                ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False)
+
+
+# ---------------------------------------------------------------------------- processes
+def start(cmd: list[str], url: str) -> subprocess.Popen:
+    """Start one server process and wait until ``url`` answers (exits the script if not)."""
+    log = tempfile.NamedTemporaryFile("w+b", prefix="gameweave-load-", suffix=".log", delete=False)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+    proc.log_path = log.name  # type: ignore[attr-defined]
+    deadline = time.time() + 60
+    while True:
+        try:
+            httpx.get(url + "/api/health", timeout=1)
+            return proc
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            err = Path(log.name).read_text(errors="replace") if proc.poll() is not None else "timeout"
+            raise SystemExit(f"the server did not start: {err[-2000:]}")
+        time.sleep(0.2)
+
+
+def stop(procs: list[subprocess.Popen]) -> None:
+    """Stop the server processes; print the last lines of any that logged an error."""
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+        path = Path(getattr(p, "log_path", ""))
+        if path.is_file():
+            text = path.read_text(errors="replace")
+            if "ERROR" in text or "Traceback" in text:
+                print(f"  server log ({path}):\n    " + "\n    ".join(text.splitlines()[-8:]))
+            path.unlink()
+
+
+def fresh_database(base: str) -> tuple[str, object]:
+    """Create ``gw_load_<hex>`` on the server of ``base``; returns (URL, dropper)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    url = make_url(base)
+    name = f"gw_load_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE datname = :n AND pid <> pg_backend_pid()"), {"n": name})
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        admin.dispose()
+
+    return url.set(database=name).render_as_string(hide_password=False), drop
+
+
+def measure(args, k: int, seconds: float, echo: bool) -> tuple[Stats, str]:
+    """Start the floor or the node(s), run the load, stop them; returns (stats, label)."""
+    procs: list[subprocess.Popen] = []
+    cleanup = []
+    try:
+        if echo:
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            procs.append(start([sys.executable, __file__, "--serve-echo", str(port)], url))
+            urls, label = [url], "echo floor (uvicorn, no rules, no storage)"
+        else:
+            n = max(1, min(args.nodes, 4))
+            base = [sys.executable, "-c", "from gameweave.cli import main; main()", "serve", "--host", "127.0.0.1",
+                    "--bot-delay", "0", "--log-level", "warning"]
+            if args.database_url:
+                db, drop = fresh_database(args.database_url)
+                cleanup.append(drop)
+                base += ["--database-url", db]
+                label = "PostgreSQL"
+            else:
+                data = Path(tempfile.mkdtemp(prefix="gameweave-load-"))
+                cleanup.append(lambda: shutil.rmtree(data, ignore_errors=True))
+                base += ["--data-dir", str(data)]
+                label = "SQLite"
+            if args.redis_url:
+                base += ["--redis-url", args.redis_url, "--redis-prefix", f"gwload-{uuid.uuid4().hex[:8]}"]
+                label += " + Redis"
+            label = f"{n} node{'s' if n > 1 else ''}, {label}"
+            urls = []
+            for i in range(n):
+                port = free_port()
+                url = f"http://127.0.0.1:{port}"
+                procs.append(start(base + ["--port", str(port), "--node-id", f"load{i}"], url))
+                urls.append(url)
+        stats = asyncio.run(run(urls, k, seconds, args.warmup, args.seed, args.think))
+        return stats, label
+    finally:
+        stop(procs)
+        for c in cleanup:
+            c()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--matches", "-k", type=int, default=200, help="concurrent matches K (1..1000)")
@@ -155,59 +352,56 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--think", type=float, default=0.5,
                     help="mean pause before each action, s (uniform 0.5x..1.5x; 0 = saturate the server)")
+    ap.add_argument("--nodes", type=int, default=1, help="server nodes N (1..4; N > 1 needs --database-url and --redis-url)")
+    ap.add_argument("--database-url", help="PostgreSQL URL whose server gets a fresh database for the run")
+    ap.add_argument("--redis-url", help="redis://127.0.0.1:6379/0 (needed for --nodes > 1)")
+    ap.add_argument("--echo", action="store_true", help="measure the echo floor only")
+    ap.add_argument("--compare", action="store_true", help="measure the echo floor, then the server, in one run")
     ap.add_argument("--url", help="use a running server at this loopback URL instead of starting one")
+    ap.add_argument("--serve-echo", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.serve_echo:
+        serve_echo(args.serve_echo)
+        return 0
     k = max(1, min(args.matches, 1000))
     seconds = max(1.0, min(args.seconds, 300.0))
+    for u in (args.database_url or "", args.redis_url or ""):
+        if u and "127.0.0.1" not in u and "localhost" not in u:
+            print("only loopback services (127.0.0.1)")
+            return 2
+    if args.nodes > 1 and not (args.database_url and args.redis_url):
+        print("--nodes > 1 needs --database-url (PostgreSQL) and --redis-url")
+        return 2
     if args.url:
         if not args.url.startswith(("http://127.0.0.1:", "http://localhost:")):
             print("only loopback servers (http://127.0.0.1:PORT)")
             return 2
-        stats = asyncio.run(run(args.url.rstrip("/"), k, seconds, args.warmup, args.seed, args.think))
-        return report(stats, k)
-    data = Path(tempfile.mkdtemp(prefix="gameweave-load-"))
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-c", "from gameweave.cli import main; main()", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--data-dir", str(data), "--bot-delay", "0", "--log-level", "warning"]
-    env = dict(os.environ)
-    server = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.time() > deadline or server.poll() is not None:
-                print("the server did not start:", server.stdout.read().decode(errors="replace") if server.poll() is not None else "timeout")
-                return 2
-            time.sleep(0.2)
-        stats = asyncio.run(run(url, k, seconds, args.warmup, args.seed, args.think))
-    finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(data, ignore_errors=True)
-    return report(stats, k)
+        stats = asyncio.run(run([args.url.rstrip("/")], k, seconds, args.warmup, args.seed, args.think))
+        return report(stats, k, args.url)
+    rc = 0
+    if args.echo or args.compare:
+        stats, label = measure(args, k, seconds, echo=True)
+        rc |= report(stats, k, label)
+    if not args.echo:
+        stats, label = measure(args, k, seconds, echo=False)
+        rc |= report(stats, k, label)
+    return rc
 
 
-def report(stats: Stats, k: int) -> int:
+def report(stats: Stats, k: int, label: str) -> int:
     """Print the figures; 1 if nothing was measured."""
     rtts = sorted(stats.rtts)
     if not rtts:
-        print("no actions measured")
+        print(f"{label}: no actions measured (errors: {stats.errors or 'none'})")
         return 1
     p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000  # noqa: E731
-    print(f"server_load: {k} concurrent matches (random vs random over WebSockets), "
-          f"think {stats.think:g} s, {stats.elapsed:.1f} s measured, SQLite, {os.cpu_count()} CPUs")
+    print(f"server_load: {label}: {k} concurrent matches (random vs random over WebSockets), "
+          f"think {stats.think:g} s, {stats.elapsed:.1f} s measured, {os.cpu_count()} CPUs")
     print(f"  actions/s: {stats.actions / stats.elapsed:.0f}")
     print(f"  round trip: p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, mean {statistics.fmean(rtts) * 1000:.1f} ms")
     if stats.errors:
         print(f"  errors: {stats.errors}")
+    sys.stdout.flush()
     return 0
 
 

@@ -177,3 +177,35 @@ def ws_seat():
     yield make
     for s in opened:
         s.close()
+
+
+@pytest.fixture(autouse=True)
+def _asyncio_run_beside_playwright(monkeypatch):
+    """Playwright's sync API (the session-wide ``browser`` fixture) keeps an event loop
+    running in the worker's main thread for the rest of the session, and ``asyncio.run``
+    then refuses to start.  Tests that call ``asyncio.run`` after a browser test on the
+    same xdist worker run their coroutine in a fresh thread instead."""
+    import asyncio
+    import threading
+
+    original = asyncio.run
+
+    def run(main, **kw):
+        if asyncio._get_running_loop() is None:
+            return original(main, **kw)
+        box: dict = {}
+
+        def target() -> None:
+            try:
+                box["result"] = original(main, **kw)
+            except BaseException as exc:  # re-raised in the test's thread
+                box["error"] = exc
+
+        t = threading.Thread(target=target)
+        t.start()
+        t.join()
+        if "error" in box:
+            raise box["error"]
+        return box.get("result")
+
+    monkeypatch.setattr(asyncio, "run", run)

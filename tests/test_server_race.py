@@ -133,7 +133,8 @@ def test_race_over_one_socket_the_duplicate_is_refused(db_url, table_server, ws_
 
 def test_race_between_two_servers_on_one_database_exactly_one_commits(db_url):
     """Two server processes share a database: the version check in the UPDATE and the
-    unique step number make the second writer fail, never both succeed."""
+    unique step number make the second writer fail, never both succeed; the loser is
+    told why, as for a race inside one server (PROTOCOL §4.2 "Races")."""
     async def scenario():
         hub_a, mid, tok = await _hub_with_match(db_url)
         hub_b = Hub(Store(db_url), bot_delay=0, deck_source=_source)
@@ -144,8 +145,10 @@ def test_race_between_two_servers_on_one_database_exactly_one_commits(db_url):
         await hub_a.act(mid, 0, tok, "turn", v)
         with pytest.raises(TableError) as exc:
             await hub_b.act(mid, 0, tok, "turn", v)
-        assert exc.value.code == "stale"
-        # server B forgot its stale copy; reloading shows A's action
+        # B lost the write, reloaded, and checked the action again against the state
+        # after A's `turn`: seat 1 must now meld or refuse, so a second `turn` is illegal
+        assert exc.value.code == "illegal" and exc.value.version == v + 1
+        # server B holds the reloaded copy, with A's action
         tb2 = await hub_b.table(mid)
         assert tb2.version == v + 1 and tb2.state.history == ta.state.history
         await hub_a.close()

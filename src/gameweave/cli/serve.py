@@ -24,19 +24,53 @@ def serve(
     data_dir: Path | None = typer.Option(
         None, "--data-dir", help="Directory of the SQLite file (default: $GAMEWEAVE_DATA or ~/.local/share/gameweave).",
     ),
+    redis_url: str | None = typer.Option(
+        None, "--redis-url", envvar="GAMEWEAVE_REDIS_URL",
+        help="redis://host:6379/0: share the matches with every node on the same database and Redis "
+             "(needs PostgreSQL; see docs/DEPLOY.md).",
+    ),
+    redis_prefix: str = typer.Option(
+        "gameweave", "--redis-prefix", envvar="GAMEWEAVE_REDIS_PREFIX",
+        help="Prefix of every Redis key and channel (deployments may share one Redis).",
+    ),
+    node_id: str | None = typer.Option(None, "--node-id", envvar="GAMEWEAVE_NODE_ID",
+                                          help="This node's name in logs, metrics and Redis (default: random)."),
     bot_delay: float = typer.Option(0.6, "--bot-delay", min=0.0, max=30.0, help="Pause before each bot action, in seconds."),
-    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level."),
+    log_level: str = typer.Option("info", "--log-level", help="Log level (debug, info, warning, error)."),
+    log_format: str = typer.Option("text", "--log-format", envvar="GAMEWEAVE_LOG_FORMAT",
+                                   help="text (one plain line each) or json (one JSON object a line)."),
 ) -> None:
     """Start the table server: matches against bots or friends, in the browser."""
     import uvicorn
+    from pydantic import ValidationError
 
     from ..server import create_app
+    from ..server.logs import log_config
+    from ..server.settings import Settings
     from ..storage import StorageError
+
+    if log_format not in ("text", "json"):
+        typer.echo(f"error: --log-format must be text or json, not {log_format[:20]!r}", err=True)
+        raise typer.Exit(2)
+    try:
+        values = {"database_url": database_url, "data_dir": data_dir, "redis_url": redis_url,
+                  "redis_prefix": redis_prefix, "node_id": node_id, "bot_delay": bot_delay,
+                  "log_format": log_format}
+        settings = Settings(**{k: v for k, v in values.items() if v is not None})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        typer.echo(f"error: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}", err=True)
+        raise typer.Exit(2)
+    if settings.redis_url:
+        if not (settings.database_url or "").startswith("postgresql"):
+            typer.echo("error: --redis-url needs a shared database: give --database-url postgresql+psycopg://…", err=True)
+            raise typer.Exit(2)
+        _check_redis(settings.redis_url)
 
     sock = _listen_socket(host, port)  # before anything is printed: a taken port is one line
     port = sock.getsockname()[1]
     try:
-        application = create_app(database_url=database_url, data_dir=data_dir, bot_delay=bot_delay)
+        application = create_app(settings=settings)
     except (StorageError, OSError) as exc:
         sock.close()
         typer.echo(f"error: cannot open the database: {exc}", err=True)
@@ -48,11 +82,27 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     typer.echo(f"Gameweave table server: open http://{shown}:{port}/  (API docs: /docs)")
     typer.echo(f"Database: {application.state.database}")
+    if settings.redis_url:
+        typer.echo(f"Node {settings.node_id}: sharing matches through Redis (prefix {settings.redis_prefix!r})")
     config = uvicorn.Config(
         application, host=host, port=port, log_level=log_level,
+        log_config=log_config(settings.log_format, log_level, settings.node_id),
         ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False,
     )
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _check_redis(url: str) -> None:
+    """Exit with status 2 and one ``error: …`` line if Redis does not answer at ``url``."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+        client.ping()
+        client.close()
+    except (redis.RedisError, ValueError, OSError) as exc:
+        typer.echo(f"error: cannot reach Redis at {url}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", err=True)
+        raise typer.Exit(2)
 
 
 def _listen_socket(host: str, port: int) -> socket.socket:

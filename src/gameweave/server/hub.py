@@ -4,6 +4,16 @@ Every change to a match happens under that match's :class:`asyncio.Lock`: check 
 order of :class:`~gameweave.tables.Table`), apply, commit to the database, then announce
 to each connected seat its own state frame.  Bot seats think in a thread pool
 (``run_in_executor``) so one slow bot never blocks other matches.
+
+Lifecycle: a table is loaded from the database when first named (an id that is not a
+match leaves nothing behind: no table, no lock), and leaves memory again once it has had
+no socket, no bot to move and no use for ``idle_evict_s`` seconds.
+
+Several nodes: with a :class:`~gameweave.server.bus.Bus` (Redis), every committed change
+is published after it is announced here; the other nodes apply it to their copy of the
+table (or catch up from the database when they see a gap) and announce it to their own
+sockets.  A bot seat is played only by the node holding its lease in Redis; the
+database's version check makes every step exactly-once even if two nodes try.
 """
 
 from __future__ import annotations
@@ -11,66 +21,54 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timezone
 from typing import Any, Callable
 
 from ..bots import bot_names, make_bot
-from ..engine import format_action, seat_view
+from ..engine import format_action, parse_action, seat_view
 from ..storage import Store, StorageError
+from ..storage.store import ActionRow, action_row
 from ..tables import Table, TableError, hash_token, new_token, secure_deck
+from .middleware import TokenBucket
+from .settings import MAX_FRAME
 
 log = logging.getLogger("gameweave.server")
 
-MAX_FRAME = 64 * 1024
-"""Largest accepted WebSocket text frame and HTTP body, in bytes (64 KiB)."""
+MATCH_ID = re.compile(r"[0-9a-f]{16}")
+"""A match id: 16 lowercase hex characters (ids are case-sensitive, PROTOCOL §1)."""
 
 
-class TokenBucket:
-    """A token-bucket rate limit: ``burst`` messages at once, ``rate`` per second after."""
-
-    __slots__ = ("burst", "rate", "tokens", "stamp")
-
-    def __init__(self, burst: float, rate: float):
-        self.burst = burst
-        self.rate = rate
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token; False if none is left (the message must be refused)."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+def valid_match_id(match_id: Any) -> bool:
+    """True if ``match_id`` has the shape of a match id (no database query)."""
+    return isinstance(match_id, str) and MATCH_ID.fullmatch(match_id) is not None
 
 
 class Connection:
     """One seat's WebSocket: an outgoing queue drained by a writer task, so that frames
     reach the client in the order they were announced and a slow client never blocks
-    its match."""
+    its match.  ``gen`` is the seat generation of its ``hello`` (several nodes)."""
 
     def __init__(self, websocket: Any, match_id: str, seat: int, token: str):
         self.ws = websocket
         self.match_id = match_id
         self.seat = seat
         self.token = token
+        self.gen = 0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
         self.closed = False
         self.close_code: int | None = None
         self.close_reason = ""
 
-    def send(self, frame: dict[str, Any]) -> None:
+    def send(self, frame: dict[str, Any] | str) -> None:
         """Queue a frame (JSON-encoded now, so it is a snapshot of this moment)."""
         if self.closed:
             return
+        text = frame if isinstance(frame, str) else _dumps(frame)
         try:
-            self.queue.put_nowait(json.dumps(frame, separators=(",", ":")))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close(1008, "client too slow")
 
@@ -103,8 +101,59 @@ class Connection:
             pass
 
 
-def _now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+def _dumps(frame: dict[str, Any]) -> str:
+    return json.dumps(frame, separators=(",", ":"))
+
+
+class _Conflict(Exception):
+    """Another writer (another node) stored this step first."""
+
+
+class CommitQueue:
+    """Group commit of accepted actions: the actions of different matches accepted while
+    the previous transaction runs are committed together in the next one, on one
+    database thread (so the event loop keeps serving sockets meanwhile).  Each waiter
+    resumes only once its own row is committed: an action is still committed before any
+    seat hears of it, and durability is the database's (SQLite WAL with
+    ``synchronous=NORMAL``: survives a crash of the process, not a power cut in the last
+    moments; PostgreSQL: as its ``synchronous_commit``)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.pending: list[tuple[ActionRow, asyncio.Future]] = []
+        self.flusher: asyncio.Task | None = None
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gameweave-db")
+
+    async def commit(self, row: ActionRow) -> None:
+        """Commit ``row``; raises :class:`StorageError` if another writer stored the
+        step first, or the database's error."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self.pending.append((row, fut))
+        if self.flusher is None or self.flusher.done():
+            self.flusher = loop.create_task(self._flush())
+        err = await fut
+        if err is not None:
+            raise err
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.pending:
+            batch, self.pending = self.pending, []
+            try:
+                results = await loop.run_in_executor(self.thread, self.store.commit_actions, [r for r, _ in batch])
+            except Exception as exc:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            for (_, fut), res in zip(batch, results):
+                if not fut.done():
+                    fut.set_result(res)
+
+    def close(self) -> None:
+        """Stop the database thread (after the transaction in flight)."""
+        self.thread.shutdown(wait=True)
 
 
 class Hub:
@@ -115,6 +164,10 @@ class Hub:
         bot_delay: pause before each bot action, seconds (so a person can follow).
         deck_source: ``() -> (deck, salt)`` for every new deal (default: :func:`secure_deck`).
         bot_workers: threads for bot decisions.
+        bus: the Redis bus shared with the other nodes, or None for a single node.
+        metrics: the node's :class:`~gameweave.server.metrics.Metrics`, or None.
+        idle_evict_s: seconds without use before an idle table leaves memory.
+        bot_lease_s: lifetime of this node's lease on a bot seat (with a bus).
     """
 
     def __init__(
@@ -124,21 +177,79 @@ class Hub:
         bot_delay: float = 0.6,
         deck_source: Callable[[], tuple[Any, str]] | None = None,
         bot_workers: int = 4,
+        bus: Any = None,
+        metrics: Any = None,
+        idle_evict_s: float = 300.0,
+        bot_lease_s: float = 5.0,
     ):
         self.store = store
         self.bot_delay = bot_delay
         self.deck_source = deck_source or secure_deck
+        self.bus = bus
+        self.metrics = metrics
+        self.idle_evict_s = idle_evict_s
+        self.bot_lease_s = bot_lease_s
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
+        self.used: dict[str, float] = {}
         self.sockets: dict[str, list[Connection | None]] = {}
+        self.remote: dict[str, dict[int, int]] = {}
         self.bots: dict[str, Any] = {}
         self.bot_tasks: dict[str, asyncio.Task] = {}
         self.executor = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="gameweave-bot")
         self.closing = False
+        self._sweeper: asyncio.Task | None = None
+        self.commits = CommitQueue(store)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        """Start the idle sweeper and (with a bus) the subscription to other nodes,
+        then wake the bots of matches whose bot was to act when the servers stopped.
+        Raises :class:`~gameweave.server.bus.BusError` if Redis cannot be reached."""
+        if self.bus is not None:
+            await self.bus.start(self._on_event, self._resync)
+        self._sweeper = asyncio.create_task(self._sweep())
+        for match_id in self.store.bot_matches_in_play():
+            await self.table(match_id)
+
+    async def _sweep(self) -> None:
+        period = max(0.05, min(30.0, self.idle_evict_s / 2))
+        while not self.closing:
+            await asyncio.sleep(period)
+            try:
+                self.evict_idle()
+            except Exception as exc:  # pragma: no cover - never stop sweeping
+                log.error("sweeper: %s", type(exc).__name__)
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Forget the tables (and their locks and bots) that have no socket, no running
+        bot task, no waiting lock holder and no use for ``idle_evict_s`` seconds; they
+        reload from the database on the next use.  Returns how many were evicted."""
+        now = time.monotonic() if now is None else now
+        gone = 0
+        for match_id in list(self.tables):
+            if self.sockets.get(match_id):
+                continue
+            task = self.bot_tasks.get(match_id)
+            if task is not None and not task.done():
+                continue
+            lk = self.locks.get(match_id)
+            if lk is not None and lk.locked():
+                continue
+            if now - self.used.get(match_id, 0.0) < self.idle_evict_s:
+                continue
+            self._forget(match_id)
+            gone += 1
+        return gone
+
+    def _forget(self, match_id: str) -> None:
+        for d in (self.tables, self.locks, self.used, self.bots, self.bot_tasks, self.remote):
+            d.pop(match_id, None)
 
     # ------------------------------------------------------------------ tables
     def lock(self, match_id: str) -> asyncio.Lock:
-        """The match's lock (made on first use)."""
+        """The lock of a match that exists (made on first use; call only after
+        :meth:`table` found the match)."""
         lk = self.locks.get(match_id)
         if lk is None:
             lk = self.locks[match_id] = asyncio.Lock()
@@ -146,20 +257,19 @@ class Hub:
 
     async def table(self, match_id: Any) -> Table | None:
         """The live table of ``match_id``, loaded from the database on first use (and
-        its bot started if it is the bot's turn); None if there is no such match."""
-        if not isinstance(match_id, str) or not (1 <= len(match_id) <= 32):
+        its bot started if it is the bot's turn); None if there is no such match.  An
+        unknown id leaves no state behind."""
+        if not valid_match_id(match_id):
             return None
         t = self.tables.get(match_id)
-        if t is not None:
-            return t
-        async with self.lock(match_id):
-            t = self.tables.get(match_id)
+        if t is None:
+            # Store.load is synchronous: no other task runs between the miss and the put
+            t = self.store.load(match_id)
             if t is None:
-                t = self.store.load(match_id)
-                if t is None:
-                    return None
-                self.tables[match_id] = t
-        self.wake_bot(t)
+                return None
+            self.tables[match_id] = t
+            self.wake_bot(t)
+        self.used[match_id] = time.monotonic()
         return t
 
     def _deal(self) -> tuple[tuple[int, ...], str]:
@@ -168,21 +278,46 @@ class Hub:
 
     async def create(self, opponent: str, bot: str | None, fmt: str, target: int,
                      rules: str = "gameweave") -> tuple[Table, str]:
-        """Create and store a match; returns ``(table, seat-1 token)``.  Raises
-        :class:`TableError` ``unknown_bot``."""
+        """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1 token)``.
+
+        ``bot`` is a name of :func:`~gameweave.bots.bot_names` (case and surrounding
+        spaces do not matter); None means the default, ``random``.  Raises
+        :class:`TableError` ``unknown_bot`` for any other string, the empty one included.
+        """
         if opponent == "bot":
-            bot = (bot or "random").strip().lower()
-            if bot not in bot_names():
-                raise TableError("unknown_bot", f"unknown bot {bot!r} (this server has: {', '.join(bot_names())})")
+            name = "random" if bot is None else bot.strip().lower()
+            if name not in bot_names():
+                shown = "an empty name" if not name else repr(bot[:32])
+                raise TableError("unknown_bot", f"unknown bot: {shown} (this server has: {', '.join(bot_names())}; "
+                                                "leave 'bot' out for random)")
+            bot = name
         deck, salt = self._deal()
         table, token = Table.create(opponent=opponent, bot=bot, format=fmt, target=target, deck=deck, salt=salt,
                                     rules=rules)
         self.store.create(table)
         self.tables[table.match_id] = table
+        self.used[table.match_id] = time.monotonic()
         log.info("match %s created (%s%s, %s %s)", table.match_id, opponent,
                  f" {bot}" if opponent == "bot" else "", fmt, target)
         self.wake_bot(table)
         return table, token
+
+    async def seat_for_token(self, match_id: Any, token: Any) -> tuple[Table | None, int]:
+        """``(table, seat index)`` that ``token`` holds, ``(table, -1)`` for a wrong
+        token, ``(None, -1)`` for no such match.  With several nodes, while seat 2 is
+        open here a token that does not match is checked once more after catching up
+        (seat 2 may have joined on another node a moment ago)."""
+        table = await self.table(match_id)
+        if table is None:
+            return None, -1
+        seat = table.seat_of_token(token)
+        # only seat 2's token can be new to this node (joined through another one), so a
+        # wrong token costs a database read only while seat 2 is open here
+        if seat < 0 and self.bus is not None and isinstance(token, str) and token and table.token_hashes[1] is None:
+            async with self.lock(match_id):
+                table = self._catch_up(self.tables.get(match_id) or table)
+            seat = table.seat_of_token(token)
+        return table, seat
 
     async def join(self, match_id: str, invite: Any) -> tuple[Table, str]:
         """Give seat 2 of a friend match to the holder of ``invite``; returns
@@ -192,14 +327,10 @@ class Hub:
         if table is None:
             raise TableError("unknown_match", "no such match")
         async with self.lock(match_id):
-            if table.opponent != "friend":
-                raise TableError("not_a_friend_match", "this match is against a bot; nobody can join it")
-            if not isinstance(invite, str) or table.invite is None or not secrets.compare_digest(
-                invite.encode("utf-8", "replace"), table.invite.encode()
-            ):
-                raise TableError("bad_invite", "that invite is not valid for this match")
-            if table.token_hashes[1] is not None:
-                raise TableError("already_joined", "seat 2 of this match is already taken")
+            table = self.tables.get(match_id) or table
+            problem = invite_problem(table, invite)
+            if problem is not None:
+                raise TableError(*problem)
             token = new_token()
             h = hash_token(token)
             if not self.store.join(match_id, h):
@@ -207,83 +338,131 @@ class Hub:
             table.token_hashes[1] = h
             log.info("match %s: seat 2 joined", match_id)
             self.announce(table)
+            await self._publish({"kind": "join", "match": match_id, "version": table.version})
         return table, token
 
     # ------------------------------------------------------------------ sockets
     def connected(self, match_id: str, seat: int) -> bool:
-        """True if ``seat`` has an open socket on the match."""
+        """True if ``seat`` has an open socket on the match, on this node or another."""
         conns = self.sockets.get(match_id)
-        return bool(conns and conns[seat] is not None and not conns[seat].closed)
+        if conns and conns[seat] is not None and not conns[seat].closed:
+            return True
+        return seat in self.remote.get(match_id, ())
+
+    def socket_count(self) -> int:
+        """Open seat sockets on this node."""
+        return sum(1 for conns in self.sockets.values() for c in conns if c is not None and not c.closed)
 
     def frame(self, table: Table, seat: int) -> dict[str, Any]:
         """The state frame for ``seat`` now."""
         return table.state_frame(seat, self.connected(table.match_id, 1 - seat))
 
     def announce(self, table: Table) -> None:
-        """Queue each connected seat's own state frame (R21: a seat only gets its view)."""
+        """Queue each connected seat's own state frame (R21: a seat only gets its view),
+        serialised once per seat."""
         conns = self.sockets.get(table.match_id)
         if not conns:
             return
         for seat in (0, 1):
             c = conns[seat]
             if c is not None and not c.closed:
-                c.send(self.frame(table, seat))
+                c.send(_dumps(self.frame(table, seat)))
 
     async def attach(self, conn: Connection, table: Table) -> None:
-        """Make ``conn`` the seat's socket (closing an older one), send it the full view
-        and tell the opponent it is connected."""
+        """Make ``conn`` the seat's socket (closing an older one, on this node or
+        another), send it the full view and tell the opponent it is connected."""
+        if self.bus is not None:
+            conn.gen = await self.bus.seat_generation(conn.match_id, conn.seat)
         async with self.lock(table.match_id):
+            table = self.tables.get(table.match_id) or table
+            if self.bus is not None:  # a client coming from a dead node gets the newest version
+                table = self._catch_up(table)
+                self.tables.setdefault(table.match_id, table)
             conns = self.sockets.setdefault(table.match_id, [None, None])
             old = conns[conn.seat]
             if old is not None and old is not conn:
                 old.close(4000, "replaced by a newer connection")
+            rem = self.remote.get(table.match_id)
+            if rem is not None and rem.get(conn.seat, 0) <= conn.gen:
+                rem.pop(conn.seat, None)
             conns[conn.seat] = conn
             self.announce(table)
+            await self._publish({"kind": "hello", "match": table.match_id, "seat": conn.seat, "gen": conn.gen})
+        self.wake_bot(table)
 
     async def detach(self, conn: Connection) -> None:
         """Forget ``conn`` and tell the opponent the seat left."""
-        async with self.lock(conn.match_id):
-            conns = self.sockets.get(conn.match_id)
+        match_id = conn.match_id
+        if match_id not in self.tables and match_id not in self.sockets:
+            return
+        async with self.lock(match_id):
+            conns = self.sockets.get(match_id)
             if conns and conns[conn.seat] is conn:
                 conns[conn.seat] = None
-                table = self.tables.get(conn.match_id)
+                table = self.tables.get(match_id)
                 if table is not None:
                     self.announce(table)
                 if conns == [None, None]:
-                    self.sockets.pop(conn.match_id, None)
+                    self.sockets.pop(match_id, None)
+                self.used[match_id] = time.monotonic()
+                await self._publish({"kind": "bye", "match": match_id, "seat": conn.seat, "gen": conn.gen})
 
     # ------------------------------------------------------------------ actions
     async def act(self, match_id: Any, seat: Any, token: Any, action: Any, version: Any) -> Table:
         """Check, apply, commit and announce one action (PROTOCOL §4.2).
 
         Raises :class:`TableError` with the first failed check; nothing changes then.
+        When another node stored a step first, the action is checked again against the
+        state after that step, so the code says why it lost (``deal_over``,
+        ``not_your_turn``, ``illegal`` or ``stale``).
         """
         table = await self.table(match_id)
         if table is None:
             raise TableError("unknown_match", "no such match")
         async with self.lock(match_id):
+            table = self.tables.get(match_id) or table
+            if self.bus is not None and type(version) is int and version > table.version:
+                table = self._catch_up(table)  # the client saw a newer version on another node
             a = table.check_action(seat, token, action, version)
-            self._commit_action(table, seat, a)
+            try:
+                await self._commit_action(table, seat, a)
+            except _Conflict:
+                fresh = self._reload(match_id)
+                if fresh is None:
+                    raise TableError("unknown_match", "no such match") from None
+                table = fresh
+                table.check_action(seat, token, action, version)
+                raise TableError("stale", "another message was applied first; reload the state", table.version) from None
         self.wake_bot(table)
         return table
 
-    def _commit_action(self, table: Table, seat: int, a: int) -> None:
-        """Apply a checked action, commit it, then announce (caller holds the lock)."""
+    async def _commit_action(self, table: Table, seat: int, a: int) -> None:
+        """Apply a checked action, commit it, announce it here, then publish it to the
+        other nodes (caller holds the lock).  Raises :class:`_Conflict` if another writer
+        stored this step first, :class:`TableError` ``server_error`` if the database
+        failed; the in-memory table is dropped in both cases (it reloads)."""
         prev = table.version
         text = format_action(a)
         seq = len(table.state.history) + 1
         table.apply_action(seat, a)
         try:
-            self.store.add_action(table, seat, text, seq, prev)
+            await self.commits.commit(action_row(table, seat, text, seq, prev))
+        except StorageError:
+            self.tables.pop(table.match_id, None)
+            log.info("match %s: step %d was stored by another writer first", table.match_id, seq)
+            raise _Conflict() from None
         except Exception as exc:
             # the database did not take it: forget the in-memory table; it reloads
             self.tables.pop(table.match_id, None)
             log.error("match %s: could not store an action: %s", table.match_id, type(exc).__name__)
-            raise TableError("stale" if isinstance(exc, StorageError) else "server_error",
-                             "the action could not be stored; reload the state", prev) from None
+            raise TableError("server_error", "the action could not be stored; reload the state", prev) from None
+        if self.metrics is not None:
+            self.metrics.actions.inc()
         if table.state.is_over:
             log.info("match %s deal %d ended: %s", table.match_id, table.deal.number, table.state.status)
         self.announce(table)
+        await self._publish({"kind": "action", "match": table.match_id, "version": table.version,
+                             "seat": seat, "action": text})
 
     async def next_deal(self, match_id: Any, seat: Any, token: Any, version: Any) -> Table:
         """Deal the next deal of a match (R9 opener).  Raises :class:`TableError`."""
@@ -291,19 +470,148 @@ class Hub:
         if table is None:
             raise TableError("unknown_match", "no such match")
         async with self.lock(match_id):
+            table = self.tables.get(match_id) or table
+            if self.bus is not None and type(version) is int and version > table.version:
+                table = self._catch_up(table)
             table.check_next_deal(seat, token, version)
             prev = table.version
             deck, salt = self._deal()
             table.add_deal(deck, salt)
             try:
                 self.store.add_deal(table, prev)
+            except StorageError:
+                self.tables.pop(match_id, None)
+                fresh = self._reload(match_id)
+                if fresh is None:
+                    raise TableError("unknown_match", "no such match") from None
+                fresh.check_next_deal(seat, token, version)
+                raise TableError("stale", "the next deal was dealt by another message first", fresh.version) from None
             except Exception as exc:
-                self.tables.pop(table.match_id, None)
-                log.error("match %s: could not store a deal: %s", table.match_id, type(exc).__name__)
-                raise TableError("stale", "the deal could not be stored; reload the state", prev) from None
+                self.tables.pop(match_id, None)
+                log.error("match %s: could not store a deal: %s", match_id, type(exc).__name__)
+                raise TableError("server_error", "the deal could not be stored; reload the state", prev) from None
             self.announce(table)
+            await self._publish({"kind": "deal", "match": match_id, "version": table.version})
         self.wake_bot(table)
         return table
+
+    # ------------------------------------------------------------------ several nodes
+    async def _publish(self, event: dict[str, Any]) -> None:
+        if self.bus is not None:
+            await self.bus.publish(event)
+
+    def _reload(self, match_id: str) -> Table | None:
+        """Load the match afresh from the database, make it the live table and announce
+        it to this node's sockets (caller holds the lock)."""
+        fresh = self.store.load(match_id)
+        if fresh is None:
+            self._forget(match_id)
+            return None
+        self.tables[match_id] = fresh
+        self.used[match_id] = time.monotonic()
+        self.announce(fresh)
+        return fresh
+
+    def _catch_up(self, table: Table) -> Table:
+        """Bring ``table`` to the database's version one step at a time, announcing
+        every version to this node's sockets in order (caller holds the lock).  Returns
+        the live table (a fresh one if the copy in memory disagrees with the database)."""
+        loaded = self.store.load(table.match_id)
+        if loaded is None:
+            return table
+        table.token_hashes = list(loaded.token_hashes)
+        ok = True
+        while table.version < loaded.version:
+            n = len(table.deals)
+            if n > len(loaded.deals):
+                ok = False
+                break
+            mine, theirs = table.state, loaded.deals[n - 1].state
+            if mine.history != theirs.history[: len(mine.history)]:
+                ok = False
+                break
+            if len(mine.history) < len(theirs.history):
+                table.apply_action(mine.to_act, theirs.history[len(mine.history)])
+            elif n < len(loaded.deals):
+                d = loaded.deals[n]
+                table.add_deal(d.deck, d.salt)
+            else:
+                ok = False
+                break
+            self.announce(table)
+        if not ok or table.version != loaded.version:
+            log.info("match %s: the copy in memory disagrees with the database; reloaded", table.match_id)
+            self.tables[table.match_id] = loaded
+            self.announce(loaded)
+            return loaded
+        return table
+
+    async def _on_event(self, event: dict[str, Any]) -> None:
+        """Apply one event published by another node (see :mod:`~gameweave.server.bus`)."""
+        kind = event.get("kind")
+        match_id = event.get("match")
+        if not valid_match_id(match_id):
+            return
+        if self.metrics is not None:
+            self.metrics.remote(str(kind)[:16])
+        if kind in ("hello", "bye"):
+            seat, gen = event.get("seat"), event.get("gen")
+            if seat not in (0, 1) or type(gen) is not int:
+                return
+            if kind == "hello":
+                self.remote.setdefault(match_id, {})[seat] = gen
+                conns = self.sockets.get(match_id)
+                local = conns[seat] if conns else None
+                if local is not None and not local.closed and local.gen <= gen:
+                    local.close(4000, "replaced by a newer connection")
+            else:
+                rem = self.remote.get(match_id)
+                if rem is not None and rem.get(seat) == gen:
+                    rem.pop(seat)
+                    if not rem:
+                        self.remote.pop(match_id, None)
+            table = self.tables.get(match_id)
+            if table is not None:
+                self.announce(table)
+            return
+        table = self.tables.get(match_id)
+        if table is None:  # not held here: it loads fresh from the database when named
+            return
+        version = event.get("version")
+        if type(version) is not int:
+            return
+        async with self.lock(match_id):
+            table = self.tables.get(match_id)
+            if table is None:
+                return
+            if kind == "join":
+                table = self._catch_up(table)
+            elif version <= table.version:
+                pass  # already here (this node caught up from the database before)
+            elif kind == "action" and version == table.version + 1:
+                seat, text = event.get("seat"), event.get("action")
+                try:
+                    a = parse_action(text)
+                    fits = (seat in (0, 1) and not table.state.is_over and table.state.to_act == seat
+                            and a in table.state.legal_actions())
+                except (ValueError, TypeError):
+                    fits = False
+                if fits:
+                    table.apply_action(seat, a)
+                    self.announce(table)
+                else:
+                    table = self._catch_up(table)
+            else:  # a gap, or a new deal: the database has every step
+                table = self._catch_up(table)
+        self.wake_bot(table)
+
+    async def _resync(self) -> None:
+        """Catch every table in memory up from the database (after Redis came back)."""
+        for match_id in list(self.tables):
+            async with self.lock(match_id):
+                table = self.tables.get(match_id)
+                if table is not None:
+                    self.wake_bot(self._catch_up(table))
 
     # ------------------------------------------------------------------ bots
     def wake_bot(self, table: Table) -> None:
@@ -320,7 +628,10 @@ class Hub:
         self.bot_tasks[table.match_id] = loop.create_task(self._bot_loop(table.match_id))
 
     async def _bot_loop(self, match_id: str) -> None:
-        """Play the bot seat while it is its decision, one action per ``bot_delay``."""
+        """Play the bot seat while it is its decision, one action per ``bot_delay``.
+        With several nodes only the holder of the match's bot lease plays; the others
+        wait, and take the lease over once it expires (its node died)."""
+        leased = False
         try:
             while not self.closing:
                 table = self.tables.get(match_id)
@@ -331,6 +642,11 @@ class Hub:
                 table = self.tables.get(match_id)
                 if table is None or not table.bot_to_act():
                     return
+                if self.bus is not None:
+                    leased = await self.bus.acquire(match_id, self.bot_lease_s)
+                    if not leased:
+                        await asyncio.sleep(min(1.0, self.bot_lease_s / 4))
+                        continue
                 version = table.version
                 seat = Table.BOT_SEAT
                 view = seat_view(table.state, seat)  # the bot sees only its seat's view (R21)
@@ -338,7 +654,13 @@ class Hub:
                 if bot is None or getattr(bot, "name", None) != table.bot:
                     bot = self.bots[match_id] = make_bot(table.bot, seed=secrets.randbits(32))
                 loop = asyncio.get_running_loop()
+                started = time.perf_counter()
                 a = await loop.run_in_executor(self.executor, bot.choose, view)
+                if self.metrics is not None:
+                    self.metrics.bot_think.observe(time.perf_counter() - started)
+                if self.bus is not None and not await self.bus.acquire(match_id, self.bot_lease_s):
+                    leased = False
+                    continue  # the lease went to another node while thinking
                 async with self.lock(match_id):
                     if self.tables.get(match_id) is not table or table.version != version or not table.bot_to_act():
                         continue
@@ -346,17 +668,27 @@ class Hub:
                         log.error("match %s: bot %s chose an illegal action", match_id, table.bot)
                         return
                     try:
-                        self._commit_action(table, seat, a)
+                        await self._commit_action(table, seat, a)
+                    except _Conflict:
+                        self._reload(match_id)
+                        continue
                     except TableError:
                         return
+                    if self.metrics is not None:
+                        self.metrics.bot_moves.inc()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a broken bot must not take the server down
             log.error("match %s: bot failed: %s", match_id, type(exc).__name__)
+        finally:
+            if leased and self.bus is not None and not self.closing:
+                await self.bus.release(match_id)
 
     async def close(self) -> None:
-        """Stop bots, close sockets, release the database."""
+        """Stop bots, close sockets, release the database and Redis."""
         self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for task in list(self.bot_tasks.values()):
             task.cancel()
         for conns in list(self.sockets.values()):
@@ -364,7 +696,25 @@ class Hub:
                 if c is not None:
                     c.close(1001, "server shutting down")
         self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.bus is not None:
+            await self.bus.close()
+        self.commits.close()
         self.store.close()
 
 
-__all__ = ["Connection", "Hub", "MAX_FRAME", "TokenBucket"]
+def invite_problem(table: Table, invite: Any) -> tuple[str, str] | None:
+    """Why ``invite`` would not take seat 2 of ``table`` now, as ``(code, message)``
+    (``not_a_friend_match``, ``bad_invite``, ``already_joined``), or None if it would.
+    Used by both ``join`` and ``invite-status``."""
+    if table.opponent != "friend":
+        return "not_a_friend_match", "this match is against a bot; nobody can join it"
+    if not isinstance(invite, str) or table.invite is None or not secrets.compare_digest(
+        invite.encode("utf-8", "replace"), table.invite.encode()
+    ):
+        return "bad_invite", "that invite is not valid for this match"
+    if table.token_hashes[1] is not None:
+        return "already_joined", "seat 2 of this match is already taken"
+    return None
+
+
+__all__ = ["Connection", "Hub", "MAX_FRAME", "TokenBucket", "invite_problem", "valid_match_id"]

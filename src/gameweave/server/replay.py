@@ -2,7 +2,7 @@
 only once the deal has ended).
 
 ``GET /api/matches/{match_id}/deals/{n}/replay`` (``Authorization: Bearer <seat token>``,
-either seat) answers the record download of PROTOCOL §3.6 plus:
+either seat; served by ``routes/matches.py``) answers the record download of PROTOCOL §3.6 plus:
 
 * ``history``: the public history of the deal, one event per action, the same objects as
   ``view.history`` (``seat, action, kind, card, died, forced, meld, table, from_hand``);
@@ -15,16 +15,11 @@ record: ``unknown_match``, ``bad_token``, ``unknown_deal``, ``deal_not_over`` (4
 
 from __future__ import annotations
 
-from typing import Any, Optional
-
-from fastapi import APIRouter, Header, Request
+from typing import Any
 
 from ..engine import GameRecord
 from ..engine.record import snapshot
 from ..engine.view import public_history
-from ..tables import TableError
-
-router = APIRouter()
 
 
 def replay_steps(download: dict[str, Any]) -> dict[str, Any]:
@@ -44,22 +39,4 @@ def replay_steps(download: dict[str, Any]) -> dict[str, Any]:
     return {**download, "history": history, "snapshots": snaps}
 
 
-@router.get("/api/matches/{match_id}/deals/{n}/replay", tags=["lobby"])
-async def get_replay(match_id: str, n: int, request: Request, authorization: Optional[str] = Header(None)) -> dict[str, Any]:
-    """A finished deal step by step (both hands): the record download plus ``history``
-    and ``snapshots`` (one more than the actions).  Only once deal ``n`` has ended."""
-    hub = request.app.state.hub
-    table = await hub.table(match_id)
-    if table is None:
-        raise TableError("unknown_match", "no such match")
-    token = None
-    if authorization:
-        scheme, _, value = authorization.partition(" ")
-        if scheme.lower() == "bearer":
-            token = value.strip() or None
-    if table.seat_of_token(token) < 0:
-        raise TableError("bad_token", "send 'Authorization: Bearer <seat token>' with a token of this match")
-    return replay_steps(table.record(n))
-
-
-__all__ = ["router", "replay_steps"]
+__all__ = ["replay_steps"]

@@ -9,11 +9,12 @@ server commits an accepted action before it announces it.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import bindparam, create_engine, event, insert, select, update
+from sqlalchemy import bindparam, create_engine, event, insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -72,11 +73,22 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
 
 
+MIGRATION_LOCK = 0x67770001
+"""PostgreSQL advisory-lock key held around the migrations (nodes starting together on a
+fresh database run them one after the other; the later ones find nothing to do)."""
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to date (Alembic ``upgrade head`` with the packaged migrations)."""
+    """Bring the schema up to date (Alembic ``upgrade head`` with the packaged migrations).
+
+    On PostgreSQL the upgrade runs inside a transaction holding the advisory lock
+    :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so several nodes may start at
+    once on a fresh database."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -113,6 +125,28 @@ def _bump_version(conn, table: Table, prev_version: int) -> None:
     res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version})
     if res.rowcount != 1:
         raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted action to commit: a snapshot of what the table holds after it."""
+
+    match_id: str
+    deal_number: int
+    seq: int
+    seat: int
+    text: str
+    prev_version: int
+    version: int
+    status: str
+    winner: int | None
+
+
+def action_row(table: Table, seat: int, text: str, seq: int, prev_version: int) -> ActionRow:
+    """The :class:`ActionRow` of an action just applied to ``table`` (step ``seq``)."""
+    st = table.deal.state
+    return ActionRow(table.match_id, table.deal.number, seq, seat, text, prev_version, table.version,
+                     st.status, st.winner if st.winner >= 0 else None)
 
 
 class Store:
@@ -186,23 +220,44 @@ class Store:
         Raises :class:`StorageError` if another writer got there first (the version or
         the step is taken).
         """
-        d = table.deal
-        st = d.state
-        now = _now()
+        err = self.commit_actions([action_row(table, seat, text, seq, prev_version)])[0]
+        if err is not None:
+            raise err
+
+    def commit_actions(self, rows: list[ActionRow]) -> list[StorageError | None]:
+        """Commit several accepted actions (of different matches) in **one** transaction
+        (a group commit); returns, per row, None if it was stored or the
+        :class:`StorageError` saying another writer stored that step first (that row
+        wrote nothing; the others are committed).  Any other database failure raises
+        and stores none of them."""
         try:
             with self.engine.begin() as conn:
-                _bump_version(conn, table, prev_version)
-                conn.execute(_INSERT_ACTION, {
-                    "match_id": table.match_id, "deal_number": d.number, "seq": seq, "seat": seat,
-                    "action": text, "created_at": now,
-                })
-                if st.is_over:
-                    conn.execute(_END_DEAL, {
-                        "b_id": table.match_id, "b_number": d.number, "b_status": st.status,
-                        "b_winner": st.winner if st.winner >= 0 else None,
-                    })
-        except IntegrityError as exc:
-            raise StorageError(f"match {table.match_id}: step {seq} is already stored") from exc
+                return [self._write_action(conn, r) for r in rows]
+        except IntegrityError:
+            if len(rows) == 1:
+                return [StorageError(f"match {rows[0].match_id}: step {rows[0].seq} is already stored")]
+        out: list[StorageError | None] = []  # find the row another writer took, one by one
+        for r in rows:
+            try:
+                with self.engine.begin() as conn:
+                    out.append(self._write_action(conn, r))
+            except IntegrityError:
+                out.append(StorageError(f"match {r.match_id}: step {r.seq} is already stored"))
+        return out
+
+    @staticmethod
+    def _write_action(conn, r: "ActionRow") -> StorageError | None:
+        res = conn.execute(_BUMP_VERSION, {"b_id": r.match_id, "b_prev": r.prev_version, "b_new": r.version})
+        if res.rowcount != 1:
+            return StorageError(f"match {r.match_id}: version {r.prev_version} is no longer current")
+        conn.execute(_INSERT_ACTION, {
+            "match_id": r.match_id, "deal_number": r.deal_number, "seq": r.seq, "seat": r.seat,
+            "action": r.text, "created_at": _now(),
+        })
+        if r.status != "playing":
+            conn.execute(_END_DEAL, {"b_id": r.match_id, "b_number": r.deal_number, "b_status": r.status,
+                                     "b_winner": r.winner})
+        return None
 
     def add_deal(self, table: Table, prev_version: int) -> None:
         """Commit the table's new current deal (already added to ``table``) and version.
@@ -282,5 +337,5 @@ class Store:
             return len(conn.execute(select(actions.c.seq).where(actions.c.match_id == match_id)).all())
 
 
-__all__ = ["MIGRATIONS", "Store", "StorageError", "default_data_dir", "migrate", "resolve_url", "sqlite_url"]
+__all__ = ["ActionRow", "MIGRATIONS", "Store", "action_row", "StorageError", "default_data_dir", "migrate", "resolve_url", "sqlite_url"]
 

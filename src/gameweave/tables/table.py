@@ -251,6 +251,8 @@ class Table:
             a = st.parse(action)  # §VII text under the deal's profile (§V)
         except UnparsableError as exc:
             raise TableError("illegal", f"not an action: {exc}", self.version) from None
+        except ValueError:  # e.g. a force number over Python's 4,300-digit limit
+            raise TableError("illegal", "not an action: a number in it is far too long", self.version) from None
         if a not in st.legal_actions():
             # the engine's reason speaks only of the acting seat's own hand, the public
             # table and the centre card (R21) — it is safe for the sender

@@ -1,0 +1,47 @@
+"""FastAPI dependencies shared by the routers (the template's ``deps.py``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+from fastapi import Depends, Header, Request
+
+from ..tables import Table
+from .errors import ApiError
+from .hub import Hub
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None."""
+    if not authorization:
+        return None
+    scheme, _, value = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+def get_hub(request: Request) -> Hub:
+    """The app's :class:`Hub`."""
+    return request.app.state.hub
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+"""The hub, as a route parameter."""
+
+
+async def seat_of(match_id: str, hub: HubDep, authorization: Optional[str] = Header(None)) -> tuple[Table, int]:
+    """``(table, seat index)`` for the match in the path and the Bearer token.  Raises
+    :class:`ApiError` ``unknown_match`` or ``bad_token``."""
+    table, seat = await hub.seat_for_token(match_id, bearer(authorization))
+    if table is None:
+        raise ApiError("unknown_match", "no such match")
+    if seat < 0:
+        raise ApiError("bad_token", "send 'Authorization: Bearer <seat token>' with a token of this match")
+    return table, seat
+
+
+SeatDep = Annotated[tuple[Table, int], Depends(seat_of)]
+"""The table and seat a request's token holds, as a route parameter."""
+
+__all__ = ["HubDep", "SeatDep", "bearer", "get_hub", "seat_of"]

@@ -1,0 +1,65 @@
+"""Prometheus metrics of one node (``GET /metrics``, prometheus-client).
+
+Each app has its own :class:`~prometheus_client.CollectorRegistry`, so several apps in
+one process (tests) never share counters.  Every sample carries the label ``node``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+"""Histogram buckets (seconds) of the action round trip inside the server."""
+
+
+class Metrics:
+    """The node's metrics.
+
+    Attributes:
+        actions: accepted actions (``rate()`` gives actions/s).
+        round_trip: seconds from a received action frame to its state frames queued.
+        refusals: refused messages by error code (HTTP and WebSocket).
+        bot_think: seconds a bot took to choose an action (in the thread pool).
+        bot_moves: bot actions committed by this node.
+        remote_events: events received from other nodes over Redis, by kind.
+    """
+
+    def __init__(self, node: str, live_matches: Callable[[], float], sockets: Callable[[], float]):
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        labels = ["node"]
+        self.node = node
+        live = Gauge("gameweave_live_matches", "Matches held in memory by this node", labels, registry=r)
+        live.labels(node).set_function(live_matches)
+        socks = Gauge("gameweave_sockets", "Open seat WebSockets on this node", labels, registry=r)
+        socks.labels(node).set_function(sockets)
+        self.actions = Counter("gameweave_actions", "Accepted actions (people and bots)", labels, registry=r).labels(node)
+        self.round_trip = Histogram(
+            "gameweave_action_round_trip_seconds", "From an action frame received to its state frames queued",
+            labels, buckets=LATENCY_BUCKETS, registry=r,
+        ).labels(node)
+        self._refusals = Counter("gameweave_refusals", "Refused messages by error code", ["node", "code"], registry=r)
+        self.bot_think = Histogram(
+            "gameweave_bot_think_seconds", "Time a bot took to choose an action", labels,
+            buckets=(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10), registry=r,
+        ).labels(node)
+        self.bot_moves = Counter("gameweave_bot_moves", "Bot actions committed by this node", labels, registry=r).labels(node)
+        self._remote = Counter("gameweave_remote_events", "Events received from other nodes", ["node", "kind"], registry=r)
+
+    def refusal(self, code: str) -> None:
+        """Count one refusal with error ``code``."""
+        self._refusals.labels(self.node, code).inc()
+
+    def remote(self, kind: str) -> None:
+        """Count one event of ``kind`` received from another node."""
+        self._remote.labels(self.node, kind).inc()
+
+    def render(self) -> tuple[bytes, str]:
+        """The text exposition format and its content type."""
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+__all__ = ["Metrics"]

@@ -1,0 +1,100 @@
+"""Pure ASGI middleware at the HTTP edge: body size and request rate (PROTOCOL §5)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .errors import error_response
+from .settings import MAX_FRAME
+
+
+class TokenBucket:
+    """A token-bucket rate limit: ``burst`` messages at once, ``rate`` per second after."""
+
+    __slots__ = ("burst", "rate", "tokens", "stamp")
+
+    def __init__(self, burst: float, rate: float):
+        self.burst = burst
+        self.rate = rate
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token; False if none is left (the message must be refused)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class LimitMiddleware:
+    """HTTP bodies over 64 KiB get ``413 too_large`` — announced by ``Content-Length`` or
+    sent chunked: the body is read here, at most 64 KiB of it, before the app sees it —
+    and each client address gets a token bucket of requests (``429 rate_limited``).
+    WebSocket handshakes are not counted (a socket has its own frame limit)."""
+
+    MAX_CLIENTS = 10000
+    """Buckets kept before they are all forgotten (bounds memory under address floods)."""
+
+    def __init__(self, app, burst: float = 600, rate: float = 300.0, on_refusal=None):
+        self.app = app
+        self.burst = burst
+        self.rate = rate
+        self.on_refusal = on_refusal
+        self.buckets: dict[str, TokenBucket] = {}
+
+    async def _refuse(self, code: str, message: str, scope, receive, send) -> None:
+        if self.on_refusal is not None:
+            self.on_refusal(code)
+        await error_response(code, message)(scope, receive, send)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        client = (scope.get("client") or ("?", 0))[0]
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            if len(self.buckets) >= self.MAX_CLIENTS:
+                self.buckets.clear()
+            bucket = self.buckets[client] = TokenBucket(self.burst, self.rate)
+        if not bucket.take():
+            return await self._refuse("rate_limited", "too many requests; slow down", scope, receive, send)
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    if int(value) > MAX_FRAME:
+                        return await self._refuse("too_large", "request body over 64 KiB", scope, receive, send)
+                except ValueError:
+                    return await self._refuse("malformed", "bad Content-Length", scope, receive, send)
+        # read the whole body (at most 64 KiB) first, so a chunked body over the limit is
+        # a 413 whatever the route would have done with it
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                return  # the client went away
+            body = msg.get("body", b"")
+            seen += len(body)
+            if seen > MAX_FRAME:
+                return await self._refuse("too_large", "request body over 64 KiB", scope, receive, send)
+            chunks.append(body)
+            if not msg.get("more_body", False):
+                break
+        buffered: dict[str, Any] | None = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        async def replay():
+            nonlocal buffered
+            if buffered is not None:
+                msg, buffered = buffered, None
+                return msg
+            return await receive()
+
+        return await self.app(scope, replay, send)
+
+
+__all__ = ["LimitMiddleware", "TokenBucket"]

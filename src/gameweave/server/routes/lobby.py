@@ -1,0 +1,61 @@
+"""Lobby routes: the bots, creating and joining matches, a seat's list of matches."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ...bots import bot_names
+from ..deps import HubDep
+from ..hub import invite_problem
+from ..schemas import BotList, CreateMatch, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, SeatCreated, SeatJoined
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+@router.get("/bots", response_model=BotList)
+async def list_bots() -> dict:
+    """The bot names this server plays."""
+    return {"bots": bot_names()}
+
+
+@router.post("/matches", status_code=201, response_model=SeatCreated)
+async def create_match(body: CreateMatch, hub: HubDep) -> dict:
+    """Create a match; you hold seat 1 (the token is given only now)."""
+    table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules)
+    return {
+        "match_id": table.match_id, "seat": 1, "token": token,
+        "invite_url": table.invite_url(), "table_url": f"/table/{table.match_id}",
+    }
+
+
+@router.post("/matches/{match_id}/join", response_model=SeatJoined)
+async def join_match(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
+    """Join a friend match by its invite; you hold seat 2 (token given only now)."""
+    table, token = await hub.join(match_id, body.invite)
+    return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}"}
+
+
+@router.post("/matches/{match_id}/invite-status", response_model=InviteStatus)
+async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
+    """Whether ``invite`` would take seat 2 now, without taking it; always 200:
+    ``{"open": bool, "code": None | "unknown_match" | "not_a_friend_match" |
+    "bad_invite" | "already_joined"}`` (the codes ``join`` would answer).  Lets the
+    page explain a used or wrong invite without a refused request."""
+    table = await hub.table(match_id)
+    if table is None:
+        code = "unknown_match"
+    else:
+        problem = invite_problem(table, body.invite)
+        code = problem[0] if problem else None
+    return {"open": code is None, "code": code}
+
+
+@router.post("/my-matches", response_model=MyMatchesOut)
+async def my_matches(body: MyMatches, hub: HubDep) -> dict:
+    """Summaries of the remembered seats whose token is valid."""
+    out = []
+    for ref in body.seats:
+        table, seat = await hub.seat_for_token(ref.match_id, ref.token)
+        if table is not None and seat >= 0:
+            out.append(table.summary(seat))
+    return {"matches": out}

@@ -1,0 +1,43 @@
+"""A seat's match: its summary, current view, finished deals' records and replays.
+Every route takes ``Authorization: Bearer <seat token>`` (either seat)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ..deps import HubDep, SeatDep
+from ..replay import replay_steps
+from ..schemas import RecordDownload, ReplayOut, StateFrame, Summary
+
+router = APIRouter(prefix="/api/matches/{match_id}", tags=["matches"])
+
+
+@router.get("", response_model=Summary)
+async def get_match(seat_of: SeatDep, hub: HubDep) -> dict:
+    """The seat's summary of one match (one entry of ``POST /api/my-matches``)."""
+    table, seat = seat_of
+    async with hub.lock(table.match_id):
+        return table.summary(seat)
+
+
+@router.get("/view", response_model=StateFrame)
+async def get_view(seat_of: SeatDep, hub: HubDep) -> dict:
+    """The seat's current state frame (same object as on the WebSocket)."""
+    table, seat = seat_of
+    async with hub.lock(table.match_id):
+        return hub.frame(hub.tables.get(table.match_id) or table, seat)
+
+
+@router.get("/deals/{n}/record", response_model=RecordDownload)
+async def get_record(n: int, seat_of: SeatDep) -> dict:
+    """A finished deal's §VII record with the revealed deck, salt and commitment."""
+    table, _seat = seat_of
+    return table.record(n)
+
+
+@router.get("/deals/{n}/replay", response_model=ReplayOut)
+async def get_replay(n: int, seat_of: SeatDep) -> dict:
+    """A finished deal step by step (both hands): the record download plus ``history``
+    and ``snapshots`` (one more than the actions).  Only once deal ``n`` has ended."""
+    table, _seat = seat_of
+    return replay_steps(table.record(n))

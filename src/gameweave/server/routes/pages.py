@@ -1,0 +1,96 @@
+"""The browser page (one ``index.html`` for every page address), its static files, and
+the offline API docs (``/docs``, Swagger UI served from the ``fastapi-offline`` package)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
+"""The static front end (index.html, *.js, *.css)."""
+
+DOCS_ASSETS_URL = "/docs-assets"
+"""Where the Swagger UI files (JS, CSS, favicon) of ``/docs`` are served from."""
+
+router = APIRouter(include_in_schema=False)
+
+
+def index() -> Any:
+    """The page (``index.html``), or a short note if it is not installed."""
+    page = WEB_DIR / "index.html"
+    if page.is_file():
+        return FileResponse(page, media_type="text/html")
+    return HTMLResponse(
+        "<!doctype html><title>Gameweave</title><h1>Gameweave table server</h1>"
+        "<p>The page is not installed; the API is at <a href='/docs'>/docs</a>.</p>"
+    )
+
+
+@router.get("/")
+async def root():
+    """The lobby page."""
+    return index()
+
+
+@router.get("/table/{match_id}")
+async def table_page(match_id: str):
+    """The table page (the page routes on ``location.pathname``)."""
+    return index()
+
+
+@router.get("/join/{match_id}/{invite}")
+async def join_page(match_id: str, invite: str):
+    """The join page."""
+    return index()
+
+
+@router.get("/replay/{match_id}/{n}")
+async def replay_page(match_id: str, n: str):
+    """The replay page."""
+    return index()
+
+
+def docs_assets_dir() -> Path | None:
+    """The folder of the Swagger UI files shipped by the ``fastapi-offline`` package
+    (``swagger-ui-bundle.js``, ``swagger-ui.css``, ``favicon.png``), or None if it is not
+    installed."""
+    try:
+        from importlib.resources import files
+
+        folder = Path(str(files("fastapi_offline") / "static"))
+    except (ImportError, ModuleNotFoundError, TypeError):
+        return None
+    return folder if (folder / "swagger-ui-bundle.js").is_file() else None
+
+
+def mount_static(app: FastAPI) -> None:
+    """Mount ``/static`` and the offline ``/docs`` page on ``app``."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
+    assets = docs_assets_dir()
+    if assets is not None:
+        app.mount(DOCS_ASSETS_URL, StaticFiles(directory=assets), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request):
+        root = request.scope.get("root_path", "")
+        if assets is None:
+            return HTMLResponse(
+                "<!doctype html><title>Gameweave API</title><h1>Gameweave API</h1>"
+                f"<p>The API docs page is not installed; the OpenAPI schema is at "
+                f"<a href='{root}{app.openapi_url}'>{app.openapi_url}</a>.</p>"
+            )
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}",
+            title=f"{app.title} - API docs",
+            swagger_js_url=f"{root}{DOCS_ASSETS_URL}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{DOCS_ASSETS_URL}/swagger-ui.css",
+            swagger_favicon_url=(f"{root}/static/favicon.svg" if (WEB_DIR / "favicon.svg").is_file()
+                                 else f"{root}{DOCS_ASSETS_URL}/favicon.png"),
+            swagger_ui_parameters={"validatorUrl": None},  # no call to an online validator
+        )

@@ -1,0 +1,63 @@
+"""One settings object for the table server, read from flags and the environment.
+
+Every knob of ``gameweave serve`` and :func:`~gameweave.server.create_app` lives in
+:class:`Settings` (pydantic-settings).  Environment variables are the field names in
+upper case with the prefix ``GAMEWEAVE_`` (``GAMEWEAVE_DATABASE_URL``,
+``GAMEWEAVE_REDIS_URL``, ``GAMEWEAVE_REDIS_PREFIX`` …); flags given to ``gameweave
+serve`` win over the environment.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Literal, Optional
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+MAX_FRAME = 64 * 1024
+"""Largest accepted WebSocket text frame and HTTP body, in bytes (64 KiB)."""
+
+
+class Settings(BaseSettings):
+    """The table server's configuration (see docs/DEPLOY.md for the multi-node ones).
+
+    Attributes:
+        database_url: SQLAlchemy URL; default an SQLite file in ``data_dir``.
+        data_dir: directory of the default SQLite file.
+        redis_url: ``redis://host:port/db``; when set the node shares its matches with
+            every other node on the same database and Redis (fan-out, bot leases).
+        redis_prefix: prefix of every Redis key and channel (deployments and test runs
+            may share one Redis).
+        node_id: this node's name in Redis and in logs (default: random hex).
+        bot_delay: pause before each bot action, seconds.
+        http_burst, http_rate: HTTP requests per client address (burst, per second).
+        ws_burst, ws_rate: WebSocket frames per socket (burst, per second).
+        hello_timeout: seconds a socket has to say ``hello``.
+        idle_evict_s: a table with no socket, no bot to move and no use for this many
+            seconds leaves memory (it reloads from the database on the next use).
+        bot_lease_s: lifetime of a node's lease on a match's bot seat (Redis); renewed
+            while the node lives, taken over by another node once it expires.
+        log_format: ``text`` (one plain line each) or ``json`` (one JSON object a line).
+    """
+
+    model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
+
+    database_url: Optional[str] = None
+    data_dir: Optional[Path] = None
+    redis_url: Optional[str] = None
+    redis_prefix: str = Field("gameweave", min_length=1, max_length=64)
+    node_id: str = Field(default_factory=lambda: secrets.token_hex(4), min_length=1, max_length=64)
+    bot_delay: float = Field(0.6, ge=0.0, le=30.0)
+    http_burst: float = 600
+    http_rate: float = 300.0
+    ws_burst: float = 120
+    ws_rate: float = 60.0
+    hello_timeout: float = 10.0
+    idle_evict_s: float = Field(300.0, gt=0)
+    bot_lease_s: float = Field(5.0, ge=1.0, le=60.0)
+    log_format: Literal["text", "json"] = "text"
+
+
+__all__ = ["MAX_FRAME", "Settings"]

@@ -1,0 +1,72 @@
+"""Helpers for tests that run real ``gameweave serve`` processes on loopback ports."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Node:
+    """One ``gameweave serve`` subprocess; its stderr goes to ``log`` (a file)."""
+
+    def __init__(self, log: Path, *args: str, env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.log = log
+        self._err = open(log, "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from gameweave.cli import main; main()", "serve", "--port", str(self.port), *args],
+            stdout=subprocess.DEVNULL, stderr=self._err, env={**os.environ, **(env or {})},
+        )
+
+    def wait_ready(self, timeout: float = 40) -> "Node":
+        """Wait until ``/api/ready`` answers 200 (fails the test after ``timeout`` s)."""
+        deadline = time.time() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the node exited ({self.proc.returncode}): {self.stderr()}")
+            try:
+                if httpx.get(self.url + "/api/ready", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if time.time() > deadline:
+                raise AssertionError(f"the node did not become ready in {timeout} s: {self.stderr()}")
+            time.sleep(0.1)
+
+    def stderr(self) -> str:
+        """Everything the node wrote to stderr so far."""
+        if not self._err.closed:
+            self._err.flush()
+        return self.log.read_text(errors="replace")
+
+    def kill(self) -> None:
+        """SIGKILL (no clean-up: the lease and sockets just vanish)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it does not exit in 10 s."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._err.close()
