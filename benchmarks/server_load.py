@@ -80,7 +80,7 @@ async def seat_client(url: str, match_id: str, seat: int, token: str, stats: Sta
         while not stats.stop:
             try:
                 raw = await asyncio.wait_for(ws.recv(), 5.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if last is not None and pending is not None:  # lost? resend from the last state
                     pending = None
                     await act(ws, last, seat, rng, stats)

@@ -34,7 +34,7 @@ class Node:
             stdout=subprocess.DEVNULL, stderr=self._err, env={**os.environ, **(env or {})},
         )
 
-    def wait_ready(self, timeout: float = 40) -> "Node":
+    def wait_ready(self, timeout: float = 40) -> Node:
         """Wait until ``/api/ready`` answers 200 (fails the test after ``timeout`` s)."""
         deadline = time.time() + timeout
         while True:

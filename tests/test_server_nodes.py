@@ -66,7 +66,7 @@ def cluster(fresh_pg, tmp_path):
 
     def make(n: int, bot_delay: float = 0.05, start_together: bool = True) -> list[Node]:
         nodes = []
-        for i in range(n):
+        for _ in range(n):
             node = Node(tmp_path / f"node{len(started)}.log", "--database-url", fresh_pg,
                         "--redis-url", os.environ[REDIS_ENV], "--redis-prefix", prefix,
                         "--node-id", f"n{len(started)}", "--bot-delay", str(bot_delay))
@@ -212,7 +212,7 @@ def test_a_deal_with_seat_1_on_node_a_and_seat_2_on_node_b(cluster):
                     f = await s.recv(0.5)
                     if f["type"] == "error":
                         errors.append(f["code"])
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         assert errors == ["deal_not_over"], errors
         assert s1.state["version"] == s2.state["version"] == v + 1

@@ -60,7 +60,7 @@ def serve(
     except ValidationError as exc:
         first = exc.errors()[0]
         typer.echo(f"error: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if settings.redis_url:
         if not (settings.database_url or "").startswith("postgresql"):
             typer.echo("error: --redis-url needs a shared database: give --database-url postgresql+psycopg://…", err=True)
@@ -102,7 +102,7 @@ def _check_redis(url: str) -> None:
         client.close()
     except (redis.RedisError, ValueError, OSError) as exc:
         typer.echo(f"error: cannot reach Redis at {url}: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
 
 
 def _listen_socket(host: str, port: int) -> socket.socket:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any
+from collections.abc import Awaitable, Callable
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -147,7 +148,7 @@ class Bus:
         """True if Redis answers now."""
         try:
             return bool(await asyncio.wait_for(self.redis.ping(), 2))
-        except (RedisError, OSError, asyncio.TimeoutError):
+        except (TimeoutError, RedisError, OSError):
             return False
 
     # ------------------------------------------------------------------ events

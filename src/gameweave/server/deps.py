@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
@@ -30,7 +30,7 @@ HubDep = Annotated[Hub, Depends(get_hub)]
 """The hub, as a route parameter."""
 
 
-async def seat_of(match_id: str, hub: HubDep, authorization: Optional[str] = Header(None)) -> tuple[Table, int]:
+async def seat_of(match_id: str, hub: HubDep, authorization: str | None = Header(None)) -> tuple[Table, int]:
     """``(table, seat index)`` for the match in the path and the Bearer token.  Raises
     :class:`ApiError` ``unknown_match`` or ``bad_token``."""
     table, seat = await hub.seat_for_token(match_id, bearer(authorization))

@@ -25,7 +25,8 @@ import re
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..bots import bot_names, make_bot
 from ..engine import format_action, parse_action, seat_view

@@ -8,7 +8,7 @@ are refused and a JSON ``"3"``, ``true`` or ``3.0`` is not a whole number (PROTO
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,7 +27,7 @@ class CreateMatch(_Strict):
     """``POST /api/matches`` body.  ``bot`` left out (or null) means ``random``."""
 
     opponent: Literal["bot", "friend"] = "bot"
-    bot: Optional[str] = Field(None, max_length=32)
+    bot: str | None = Field(None, max_length=32)
     format: Literal["first_to", "tally"] = "first_to"
     target: int = Field(3, ge=1, le=99)
     rules: Literal["gameweave", "anglo-american", "pagat", "classic"] = "gameweave"
@@ -65,7 +65,7 @@ class SeatCreated(BaseModel):
     match_id: str
     seat: int
     token: str
-    invite_url: Optional[str]
+    invite_url: str | None
     table_url: str
 
 
@@ -82,7 +82,7 @@ class InviteStatus(BaseModel):
     """``POST /api/matches/{id}/invite-status`` response."""
 
     open: bool
-    code: Optional[Literal["unknown_match", "not_a_friend_match", "bad_invite", "already_joined"]]
+    code: Literal["unknown_match", "not_a_friend_match", "bad_invite", "already_joined"] | None
 
 
 class Summary(BaseModel):
@@ -95,7 +95,7 @@ class Summary(BaseModel):
     target: int
     score: dict[str, int]
     over: bool
-    winner: Optional[int]
+    winner: int | None
     deal_number: int
     status: Literal["waiting_for_opponent", "your_turn", "their_turn", "deal_over", "match_over"]
     table_url: str
@@ -116,12 +116,12 @@ class MatchInfo(BaseModel):
     format: str
     target: int
     score: dict[str, int]
-    results: list[Optional[int]]
+    results: list[int | None]
     deal_number: int
     over: bool
-    winner: Optional[int]
+    winner: int | None
     opponent: dict[str, Any]
-    invite_url: Optional[str]
+    invite_url: str | None
 
 
 class Reveal(BaseModel):
@@ -136,7 +136,7 @@ class DealOut(BaseModel):
 
     number: int
     commitment: str
-    reveal: Optional[Reveal]
+    reveal: Reveal | None
 
 
 class StateFrame(BaseModel):
@@ -155,7 +155,7 @@ class DealResult(BaseModel):
     """How a deal ended: ``won`` (``winner`` 1 or 2) or ``tablas``."""
 
     status: str
-    winner: Optional[int]
+    winner: int | None
 
 
 class RecordDownload(BaseModel):
@@ -187,7 +187,7 @@ class Ready(BaseModel):
     ok: bool
     node: str
     database: bool
-    redis: Optional[bool]
+    redis: bool | None
 
 
 __all__ = [

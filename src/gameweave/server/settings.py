@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -44,9 +44,9 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
 
-    database_url: Optional[str] = None
-    data_dir: Optional[Path] = None
-    redis_url: Optional[str] = None
+    database_url: str | None = None
+    data_dir: Path | None = None
+    redis_url: str | None = None
     redis_prefix: str = Field("gameweave", min_length=1, max_length=64)
     node_id: str = Field(default_factory=lambda: secrets.token_hex(4), min_length=1, max_length=64)
     bot_delay: float = Field(0.6, ge=0.0, le=30.0)

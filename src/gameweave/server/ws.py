@@ -93,7 +93,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
     # ---- hello
     try:
         msg = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         refused("malformed")
         await _send_now(ws, {"type": "error", "code": "malformed", "message": "say hello first"})
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from alembic import command
 from alembic.config import Config
@@ -94,14 +94,14 @@ def migrate(engine: Engine) -> None:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _iso(dt: datetime | None) -> str:
     if dt is None:
         return ""
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return dt.isoformat(timespec="seconds")
 
 
@@ -246,7 +246,7 @@ class Store:
         return out
 
     @staticmethod
-    def _write_action(conn, r: "ActionRow") -> StorageError | None:
+    def _write_action(conn, r: ActionRow) -> StorageError | None:
         res = conn.execute(_BUMP_VERSION, {"b_id": r.match_id, "b_prev": r.prev_version, "b_new": r.version})
         if res.rowcount != 1:
             return StorageError(f"match {r.match_id}: version {r.prev_version} is no longer current")
@@ -288,8 +288,8 @@ class Store:
                 .order_by(actions.c.deal_number, actions.c.seq)
             ).all()
         by_deal: dict[int, list[str]] = {}
-        for number, _seq, text in act_rows:
-            by_deal.setdefault(number, []).append(text)
+        for number, _seq, action_text in act_rows:
+            by_deal.setdefault(number, []).append(action_text)
         match = Match(rules=m["rules"], format=m["format"], target=m["target"], first_opener=m["first_opener"])
         table = Table(
             match_id=m["id"], rules=m["rules"], format=m["format"], target=m["target"],
@@ -301,13 +301,13 @@ class Store:
             state = match.new_deal(validate_deck(row["deck"]))
             if state.opener != row["opener"]:
                 raise StorageError(f"match {match_id} deal {row['number']}: stored opener disagrees with R9")
-            for step, text in enumerate(by_deal.get(row["number"], []), 1):
+            for step, action_text in enumerate(by_deal.get(row["number"], []), 1):
                 try:
-                    a = state.parse(text)  # under the match's profile (§V)
+                    a = state.parse(action_text)  # under the match's profile (§V)
                 except GameweaveError as exc:
-                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {text!r} is unreadable: {exc}") from None
+                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {action_text!r} is unreadable: {exc}") from None
                 if a not in state.legal_actions():
-                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {text!r} is not legal")
+                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {action_text!r} is not legal")
                 state.apply(a)
             table.deals.append(DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state))
             if state.is_over:
