@@ -341,8 +341,8 @@ def parse_action(text: str, rules: Rules | None = None) -> Action:
                     f"cannot read {text!r}: {' '.join(words_g)} is not a set or a sequence (R5, R6)"
                 )
             melds.append(m)
-        if len(melds) > 4:
-            raise UnparsableError(f"cannot read {text!r}: a table holds at most eleven cards")
+        if seen.bit_count() > 11:
+            raise UnparsableError(f"cannot read {text!r}: a table holds at most eleven cards (R16)")
         return table_action(melds)
     raise UnparsableError(
         f"cannot read {text!r}: an action starts with turn, meld, refuse, throw or force"
