@@ -72,3 +72,15 @@ def test_an_unknown_profile_is_refused_as_malformed(db_url, table_server):
     client = table_server(db_url)
     r = client.post("/api/matches", json={"opponent": "friend", "rules": "poker"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "malformed"
+
+
+def test_profile_names_are_case_insensitive_over_http_too(db_url, table_server):
+    """RULES §V: names are case-insensitive and pagat is an alias of anglo-american."""
+    client = table_server(db_url)
+    r = client.post("/api/matches", json={"opponent": "friend", "rules": " PAGAT "})
+    assert r.status_code == 201, r.text
+    mid, token = r.json()["match_id"], r.json()["token"]
+    r = client.get(f"/api/matches/{mid}", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200 and r.json()["rules"] == "anglo-american"
+    r = client.post("/api/matches", json={"opponent": "friend", "rules": "Classic"})
+    assert r.status_code == 201, r.text

@@ -93,7 +93,7 @@ def _with_rules(obj: Any, rules: Rules | None) -> Any:
         except GameweaveError:
             named_rules = None  # the engine names the unknown profile
         if named_rules is not None and named_rules.name != rules.name:
-            raise UnparsableError(f"it is a {named_rules.name} record, not {rules.name} (--rules)")
+            raise UnparsableError(f"it is {'an' if named_rules.name[0] in 'aeiou' else 'a'} {named_rules.name} record, not {rules.name} (--rules)")
     if inner is not None:
         return {**obj, "record": target}
     return target

@@ -242,8 +242,10 @@ def demo(
     rules: str = typer.Option("gameweave", "--rules", help=RULES_HELP),
     deals: int = typer.Option(1, "--deals", min=1, max=1000, help="Deals to play; more than one prints a match record."),
     option: list[str] | None = typer.Option(None, "--option", help="Match option key=value (R20), e.g. tablas_stake=carry."),
+    record_only: bool = typer.Option(False, "--record-only", help="Print only the record (JSON), e.g. to save it to a file for replay or verify."),
 ) -> None:
-    """Play deals between two random players and print them step by step, then the record."""
+    """Play deals between two random players and print them step by step, then the record
+    (a line 'Record: {...}'); with --record-only just the record's JSON."""
     profile = profile_or_exit(rules)
     assert profile is not None
     opts = options_or_exit(profile, option)
@@ -254,28 +256,30 @@ def demo(
     match = Match(rules=profile, format=opts["match"], target=opts["target"], stake=opts["stake"],
                   tablas_stake=opts["tablas_stake"], first_opener=first)
     drawn = " (drawn at random)" if profile.first_opener == "random" else ""
-    typer.echo(f"Demo, seed {seed}, {profile.name} rules: two random players, seat {first + 1} opens{drawn}.")
+    echo = (lambda _text: None) if record_only else typer.echo
+    echo(f"Demo, seed {seed}, {profile.name} rules: two random players, seat {first + 1} opens{drawn}.")
     records = []
     for d in range(deals):
         if match.is_over:
             break
         state = match.new_deal(seed=rng.randrange(1 << 62))
         if deals > 1:
-            typer.echo(f"Deal {d + 1} — seat {state.opener + 1} opens")
-        typer.echo("\n".join(_seat_lines(state)))
+            echo(f"Deal {d + 1} — seat {state.opener + 1} opens")
+        echo("\n".join(_seat_lines(state)))
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
-        typer.echo("\n".join(step_lines(state)))
-        typer.echo(f"Result: {result_text(state)}")
-        typer.echo("\n".join(_seat_lines(state)))
+        echo("\n".join(step_lines(state)))
+        echo(f"Result: {result_text(state)}")
+        echo("\n".join(_seat_lines(state)))
         match.count(state)
         records.append(GameRecord.from_state(state))
+    prefix = "" if record_only else "Record: "
     if deals == 1:
-        typer.echo("Record: " + records[0].to_json())
+        typer.echo(prefix + records[0].to_json())
         return
-    typer.echo("\n".join(match_result_lines(match, "")))
+    echo("\n".join(match_result_lines(match, "")))
     mrec = MatchRecord(rules=profile.name, first_opener=first, options=match.options, deals=records)
     obj = mrec.to_dict()
     for d in obj["deals"]:
         d.pop("rules", None)
-    typer.echo("Record: " + json.dumps(obj, ensure_ascii=False))
+    typer.echo(prefix + json.dumps(obj, ensure_ascii=False))

@@ -191,7 +191,7 @@ class MatchRecord:
             except UnparsableError as exc:
                 raise UnparsableError(f"deal {i}: {exc}") from None
             if rec.rules != profile.name:
-                raise UnparsableError(f"deal {i} is a {rec.rules} deal in a {profile.name} match")
+                raise UnparsableError(f"deal {i} is {_a(rec.rules)} deal in {_a(profile.name)} match")
             want = (first - 1) ^ ((i - 1) & 1)
             if rec.opener != want:
                 raise UnparsableError(f"deal {i}: seat {want + 1} opens it (R9), not seat {rec.opener + 1}")
@@ -231,6 +231,10 @@ class MatchRecord:
             elif i < len(self.deals):
                 raise UnparsableError(f"deal {i} is not finished, but another deal follows it")
         return match, finals
+
+
+def _a(name: str) -> str:
+    return ("an " if name[0] in "aeiou" else "a ") + name
 
 
 def read_record(obj: Any) -> GameRecord | MatchRecord:

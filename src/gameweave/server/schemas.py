@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 MAX_SEATS_LISTED = 200
 """Most seats in one ``POST /api/my-matches``."""
@@ -31,6 +31,12 @@ class CreateMatch(_Strict):
     format: Literal["first_to", "tally"] = "first_to"
     target: int = Field(3, ge=1, le=99)
     rules: Literal["gameweave", "anglo-american", "pagat", "classic"] = "gameweave"
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _profile_name_any_case(cls, value: object) -> object:
+        """Profile names are case-insensitive (RULES §V): ``"PAGAT"`` is ``"pagat"``."""
+        return value.strip().lower() if isinstance(value, str) else value
 
 
 class JoinMatch(_Strict):
@@ -90,6 +96,7 @@ class Summary(BaseModel):
 
     match_id: str
     seat: int
+    rules: str = "gameweave"
     opponent: dict[str, Any]
     format: str
     target: int

@@ -362,6 +362,7 @@ class Table:
         return {
             "match_id": self.match_id,
             "seat": seat + 1,
+            "rules": self.match.rules.name,
             "opponent": self.opponent_info(seat),
             "format": self.format,
             "target": self.target,
