@@ -1,17 +1,21 @@
-"""``search``: a determinized Monte Carlo search over a seat's view (R21).
+"""``search``: a determinized Monte Carlo search over a seat's view (R21), in every
+profile (§V).
 
 Design (PIMC with sequential halving over shared worlds; docs/BOTS.md):
 
-1. Trivial decisions (one legal action) are answered at once.
+1. Trivial decisions (one legal action) are answered at once.  The candidates are
+   :func:`candidates`: the greedy's best throws, one table per card set for a meld
+   decision (R18), and every action that is no meld.
 2. A *world* is sampled consistently with the view
    (:func:`~gameweave.bots.determinize.sample_world`: the opponent's hand and the stock
    order drawn from the unseen cards, weighted by what the opponent refused, let die or
-   threw) and a private simulation state is built from it.
+   threw) and the engine builds the simulation state from it
+   (:meth:`~gameweave.engine.GameState.from_view`).
 3. Every candidate action still in the race is applied in that same world and the deal
    is played out to its end with a fast rule-of-thumb policy for both seats
-   (:func:`rollout_action`: meld whenever possible, biggest meld first; throw the card
-   that is least connected to the hand and does not extend the opponent's melds; never
-   force), scored 1 for a win, 0.5 for tablas (R17), 0 for a loss.  Comparing actions
+   (:func:`rollout_action`: meld whenever possible, the option holding most cards first;
+   throw the card that is least connected to the hand and does not extend the
+   opponent's melds; never force), scored 1 for a win, 0.5 for tablas (R17), 0 for a loss.  Comparing actions
    on the same worlds (common random numbers) removes most of the card luck from the
    comparison.
 4. *Sequential halving*: the budget is split into ``ceil(log2(actions))`` rounds; after
@@ -170,7 +174,7 @@ class SearchBot(Bot):
     Options: ``iterations`` (playouts per decision, default 400), ``seconds`` (wall-clock
     budget per decision instead; not reproducible), ``c`` (UCB exploration in ``mode="ucb"``, default 0.7),
     ``prior`` (head start of the greedy choice, in playout wins x 2, default 2),
-    ``mode`` (``"halving"``, the default, or ``"ucb"``), ``width`` (throw decisions: only
+    ``mode`` (``"halving"``, the default, or ``"ucb"``), ``width`` (throw and R18 meld decisions: only
     the greedy's ``width`` best throws are searched, default 6; 0 = all), ``policy`` (a
     playout policy ``policy(state, rng) -> action`` replacing :func:`rollout_action`).
     """
