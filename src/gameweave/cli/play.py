@@ -111,8 +111,11 @@ def choice_text(view: SeatView, action: int) -> str:
     verb = "refuse" if k == REFUSE_KIND else "throw"
     force = force_of(action)
     if force == FORCE_ANY:
+        warn = ""
+        if view.table_counts[opp] + 1 >= 11:
+            warn = f" [red](eleven for Player {opp + 1}: they win, R16)[/]"
         return (f"{verb} {CARD_NAMES[card]} and force it on Player {opp + 1}: they must meld it into "
-                f"their table {_table(view.melds[opp])} (R18e)")
+                f"their table {_table(view.melds[opp])} (R18e){warn}")
     if force:
         target = view.melds[opp][force - 1]
         warn = ""
@@ -223,7 +226,7 @@ def _screen(con: Console, view: SeatView, deal_no: int, match: Match, bot: str, 
         con.print(f"Centre: {_cards(1 << view.centre)} ({where})")
     else:
         con.print("Centre: empty")
-    con.print(f"Stock: {view.stock_count} cards · Player {opp + 1} holds {view.hand_counts[opp]} cards")
+    con.print(f"Stock: {_n(view.stock_count, 'card')} · Player {opp + 1} holds {_n(view.hand_counts[opp], 'card')}")
     con.print(f"Your hand: {_cards(view.hand) or '(empty)'}")
 
 
@@ -382,3 +385,8 @@ def play(
         w, lost = match.wins[me], match.wins[1 - me]
         verdict = "You won the match!" if w > lost else ("The match is drawn." if w == lost else f"Player {2 - me} won the match.")
         con.print(f"[bold]{verdict}[/]")
+
+
+def _n(count: int, noun: str) -> str:
+    """``'1 card'``, ``'3 cards'``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

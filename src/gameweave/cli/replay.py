@@ -173,7 +173,7 @@ def _replay_one(n: int, rec: Any, out, as_json: bool, trace: bool) -> bool:
         else:
             out.write(f"{indent[:-2]}  Result: {result_text(state)}\n")
             out.write("\n".join(_seat_lines(state, indent)) + "\n")
-            out.write(f"{indent}Stock: {state.stock_count} cards\n")
+            out.write(f"{indent}Stock: {state.stock_count} card{'' if state.stock_count == 1 else 's'}\n")
         if match is not None:
             if state.is_over:
                 stakes.append(match.current_stake)
