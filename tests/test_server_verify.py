@@ -84,3 +84,24 @@ def test_a_bare_record_with_salt_and_commitment_options_verifies(tmp_path, won):
     path.write_text(json.dumps(won["record"]))
     res = CliRunner().invoke(cli_app, ["verify", str(path), "--salt", won["salt"], "--commitment", won["commitment"]])
     assert res.exit_code == 0, res.output
+
+
+def test_a_commitment_that_is_no_sha256_is_unreadable_not_a_failed_check(tmp_path, won):
+    """A commitment must be 64 hexadecimal digits: anything else is exit 2, one line."""
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(won["record"]))
+    res = CliRunner().invoke(cli_app, ["verify", str(path), "--salt", won["salt"], "--commitment", "11"])
+    assert res.exit_code == 2 and "64 hexadecimal digits" in res.output and "FAILED" not in res.output
+
+
+def test_a_match_record_without_commitments_says_the_shuffle_was_not_checked(tmp_path):
+    """R20 match record from the demo: the replay is checked, and the output says that
+    no shuffle could be."""
+    out = CliRunner().invoke(cli_app, ["demo", "--rules", "classic", "--deals", "2", "--seed", "4", "--record-only"])
+    assert out.exit_code == 0, out.output
+    path = tmp_path / "match.json"
+    path.write_text(out.stdout)
+    res = CliRunner().invoke(cli_app, ["verify", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "replay OK: classic match, 2 deals" in res.output
+    assert "only the replay was checked, not the shuffle" in res.output

@@ -208,8 +208,12 @@ def _check_commitment(rec, salt: str, commitment: str, label: str = "") -> None:
     """Print ``commitment OK`` or fail (exit 1) when sha256(deck + " " + salt) differs."""
     from ..tables import commitment as commit_of, deck_text
 
+    given = commitment.strip().lower()
+    if len(given) != 64 or any(ch not in "0123456789abcdef" for ch in given):
+        typer.echo(f"error: {label}a commitment is 64 hexadecimal digits (a SHA-256), not {commitment[:80]!r}", err=True)
+        raise typer.Exit(2)
     want = commit_of(deck_text(rec.deck), salt)
-    if want != commitment.strip().lower():
+    if want != given:
         typer.echo(f"FAILED: {label}the deck order and salt do not match the commitment", err=True)
         typer.echo(f"  sha256(deck + ' ' + salt) = {want}", err=True)
         typer.echo(f"  commitment               = {commitment}", err=True)
@@ -224,10 +228,12 @@ def _verify_match(rec, obj: dict) -> None:
     from .replay import match_result_lines
 
     raw = obj.get("deals", [])
+    checked = 0
     for i, d in enumerate(rec.deals, 1):
         dobj = raw[i - 1] if i - 1 < len(raw) and isinstance(raw[i - 1], dict) else {}
         if isinstance(dobj.get("salt"), str) and isinstance(dobj.get("commitment"), str):
             _check_commitment(d, dobj["salt"], dobj["commitment"], f"deal {i}: ")
+            checked += 1
     try:
         match, finals = rec.replay()
     except ReplayError as exc:
@@ -239,6 +245,11 @@ def _verify_match(rec, obj: dict) -> None:
     last = finals[-1] if finals else None
     open_note = "" if last is None or last.is_over else f"; deal {len(finals)} is still being played"
     typer.echo(f"replay OK: {rec.rules} match, {len(finals)} deal{'s' if len(finals) != 1 else ''}{open_note}")
+    if checked == 0:
+        typer.echo("no deal carries a salt and a commitment: only the replay was checked, not the shuffle")
+    elif checked < len(rec.deals):
+        typer.echo(f"shuffle checked for {checked} of {len(rec.deals)} deals: the others carry no salt and "
+                   "commitment, so only their replay was checked")
     for line in match_result_lines(match, ""):
         typer.echo(line)
 
