@@ -44,6 +44,19 @@ if TYPE_CHECKING:
 Action: TypeAlias = int
 """An action int (see the module docstring)."""
 
+KIND_MASK = 7
+"""The low bits of an action that hold its kind."""
+PAYLOAD_SHIFT = 3
+"""Where an action's payload starts: ``action = payload << PAYLOAD_SHIFT | kind``."""
+CARD_MASK = 0x3F
+"""A throw's payload: ``card | force << THROW_FORCE_SHIFT - PAYLOAD_SHIFT``; this masks the card."""
+THROW_FORCE_SHIFT = 9
+"""A throw's force is ``action >> THROW_FORCE_SHIFT``.
+
+These four constants are the layout for the engine's hot paths (``apply``, the legal
+generators), which inline them instead of calling the helpers below; nothing outside
+the engine uses them."""
+
 MELD, TURN_KIND, REFUSE_KIND, THROW_KIND, FORCE_KIND, TABLE = range(6)
 """Action kinds (the low three bits of an action)."""
 KIND_NAMES: tuple[str, ...] = ("meld", "turn", "refuse", "throw", "force", "meld")

@@ -18,7 +18,7 @@ import random
 from typing import Any
 from collections.abc import Iterable, Sequence
 
-from .actions import format_action, is_forcing, is_meld, parse_action
+from .actions import REFUSE, format_action, is_forcing, is_meld, parse_action
 from .cards import CARD_NAMES, FULL_MASK, format_cards, mask_of, parse_cards
 from .melds import meld_table
 from .record import GameRecord, snapshot
@@ -181,7 +181,7 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
             _fail(state, "R18e: decision 'meld' needs a forced card, nothing live, a profile that rearranges")
     if ph != PH_FORCED and state.forced != -1:
         _fail(state, "R18e: a forced card waits outside decision 'meld'")
-    if state.refused and (ph != PH_TAKE or state.history[-1] & 7 != 2):
+    if state.refused and (ph != PH_TAKE or state.history[-1] != REFUSE):
         _fail(state, "R19: only a live card just refused is marked refused")
     if views:
         for s in (0, 1):

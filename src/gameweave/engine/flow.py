@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .actions import FORCE_ANY, Action, meld_action, table_action, table_of
+from .actions import FORCE_ANY, PAYLOAD_SHIFT, Action, meld_action, table_action, table_of
 from .cards import RANK_MASKS, Mask, Seat
 from .melds import MeldTable, meld_table
 from .partition import Partitioner, can_cover, tables_with
@@ -98,14 +98,14 @@ class SingleMeldFlow:
                 return []
             hand = 0
         ext = self._ext
-        out = [(m | bit) << 3 for m in st.melds[seat] if ext[m] & bit] if st.extensions[seat] & bit else []
+        out = [(m | bit) << PAYLOAD_SHIFT for m in st.melds[seat] if ext[m] & bit] if st.extensions[seat] & bit else []
         same = hand & _RANK_OTHERS[card]
         if same and same & (same - 1):
             first = same & -same
             rest = same ^ first
-            out.append((bit | first | (rest & -rest)) << 3)
+            out.append((bit | first | (rest & -rest)) << PAYLOAD_SHIFT)
             if rest & (rest - 1):
-                out.append((bit | same) << 3)
+                out.append((bit | same) << PAYLOAD_SHIFT)
         lo = 0
         c = card - 4
         while c >= 0 and (hand >> c) & 1:
@@ -124,7 +124,7 @@ class SingleMeldFlow:
                 for j in range(hi + 1):
                     length = i + j + 1
                     if 3 <= length <= cap:
-                        out.append(seq[(start, length)] << 3)
+                        out.append(seq[(start, length)] << PAYLOAD_SHIFT)
         return out
 
     def can_meld(self, st: GameState, seat: Seat, card: int) -> bool:
@@ -153,7 +153,7 @@ class SingleMeldFlow:
         """Put ``card`` and the hand cards of ``action`` on ``seat``'s table (R12).
         Updates ``hands``, ``melds``, ``table_counts``, ``extensions``; returns the
         mask of hand cards used."""
-        mask = action >> 3
+        mask = action >> PAYLOAD_SHIFT
         rest = mask ^ (1 << card)
         hand = st.hands[seat]
         used = rest & hand
@@ -166,7 +166,7 @@ class SingleMeldFlow:
         if len(melds) > 1:
             melds.sort(key=_low)
         st.extensions[seat] = _ext_union(self.tab, melds)
-        st.table_cards[seat] |= action >> 3
+        st.table_cards[seat] |= mask
         st.table_counts[seat] += 1 + used.bit_count()
         return used
 

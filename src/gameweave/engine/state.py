@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Sequence
 
 from .actions import (
-    FORCE, FORCE_KIND, MELD, REFUSE, REFUSE_KIND, TABLE, THROW_KIND, TURN, TURN_KIND,
-    Action, force_of, format_action, parse_action, refuse_action, table_of,
+    CARD_MASK, FORCE, FORCE_KIND, KIND_MASK, MELD, PAYLOAD_SHIFT, REFUSE, REFUSE_KIND, TABLE,
+    THROW_FORCE_SHIFT, THROW_KIND, TURN, TURN_KIND, Action, force_of, format_action, is_meld,
+    kind_of, parse_action, refuse_action, table_of, thrown_card,
 )
 from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, cards_of, format_cards, parse_cards
 from .errors import IllegalActionError, UnparsableError
@@ -263,7 +264,7 @@ class GameState:
         for e in view.history:
             if e.from_hand:
                 start[e.seat] |= e.from_hand
-            k = e.action & 7
+            k = kind_of(e.action)
             if k == THROW_KIND:
                 start[e.seat] |= 1 << e.card
             elif k == TURN_KIND and e.card >= 0:
@@ -394,12 +395,12 @@ class GameState:
             low = hand & -hand
             hand ^= low
             c = low.bit_length() - 1
-            a = c << 3 | THROW_KIND
+            a = c << PAYLOAD_SHIFT | THROW_KIND
             out.append(a)
             if numbered and not opp_ext & low:
                 continue
             for n in flow.force_values(self, opp, c):
-                out.append(a | n << 9)
+                out.append(a | n << THROW_FORCE_SHIFT)
         return out
 
     def _legal_forced(self) -> list[Action]:
@@ -436,7 +437,7 @@ class GameState:
         seat = self.to_act
         self.history.append(a)
         self.actors.append(seat)
-        k = a & 7
+        k = a & KIND_MASK  # the codec's layout, inlined on the hot path
         if k == MELD or k == TABLE:
             if self.phase == PH_FORCED:
                 card = self.forced
@@ -468,10 +469,10 @@ class GameState:
             self._force(target, self.card, 1)
         else:
             if k == THROW_KIND:  # R13
-                card = (a >> 3) & 0x3F
+                card = (a >> PAYLOAD_SHIFT) & CARD_MASK
                 self.hands[seat] ^= 1 << card
                 self.card = card
-            n = a >> 9 if k == THROW_KIND else a >> 3
+            n = a >> THROW_FORCE_SHIFT if k == THROW_KIND else a >> PAYLOAD_SHIFT
             if n:
                 self.refused = False
                 self._force(1 - seat, self.card, n)
@@ -564,11 +565,11 @@ class GameState:
         """(reason code, message) for an illegal action; the message names no action."""
         seat = self.to_act
         opp = 1 - seat
-        k = a & 7
+        k = kind_of(a)
         ph = self.phase
         who = f"seat {seat + 1}"
         wants = _WANTS[ph]
-        if k == MELD or k == TABLE:
+        if is_meld(a):
             if ph not in (PH_TAKE, PH_TURNED, PH_FORCED):
                 return "wrong_decision", f"nothing to meld now; {who} must {wants}"
             card = self.forced if ph == PH_FORCED else self.card
@@ -597,7 +598,7 @@ class GameState:
         if k == THROW_KIND:
             if ph != PH_THROW:
                 return "wrong_decision", f"{who} throws only after melding or being forced; now {who} must {wants}"
-            card = (a >> 3) & 0x3F
+            card = thrown_card(a)
             if not (self.hands[seat] >> card) & 1:
                 return "not_in_hand", f"{CARD_NAMES[card]} is not in {who}'s hand"
         else:

@@ -16,7 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import KIND_NAMES, Action, force_of, format_action, is_forcing, table_of
+from .actions import (
+    FORCE_KIND, KIND_NAMES, THROW_KIND, TURN_KIND, Action, force_of, format_action, is_forcing,
+    is_meld, kind_of, table_of, thrown_card,
+)
 from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, mask_names
 from .state import DECISIONS, PH_FORCED, PH_OVER, GameState
 
@@ -55,7 +58,7 @@ class PublicEvent:
     @property
     def kind(self) -> str:
         """``turn``, ``meld``, ``refuse``, ``throw`` or ``force``."""
-        return KIND_NAMES[self.action & 7]
+        return KIND_NAMES[kind_of(self.action)]
 
     @property
     def text(self) -> str:
@@ -188,17 +191,17 @@ def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     st = GameState._blank(state.rules, state.deck, state.opener)
     flow = st.flow
     for seat, a in zip(state.actors, state.history):
-        k = a & 7
+        k = kind_of(a)
         centre = st.card
         died = -1
         forced = False
         meld = 0
         table: tuple[Mask, ...] = ()
         from_hand = 0
-        if k == 1:  # turn
+        if k == TURN_KIND:
             died = centre
             card = st.deck[st.stock_pos] if st.stock_pos < 40 else -1
-        elif k == 0 or k == 5:  # meld
+        elif is_meld(a):
             forced = st.phase == PH_FORCED
             card = st.forced if forced else centre
             before = st.hands[seat]
@@ -210,15 +213,15 @@ def public_history(state: GameState) -> tuple[PublicEvent, ...]:
                     meld = m
             events.append(PublicEvent(seat, a, card, died, forced, meld, table, from_hand))
             continue
-        elif k == 3:  # throw
-            card = (a >> 3) & 0x3F
+        elif k == THROW_KIND:
+            card = thrown_card(a)
         else:  # refuse, force back: the centre card
             card = centre
         if is_forcing(a):
             forced = True
-            target = st.live_from if k == 4 else 1 - seat
+            target = st.live_from if k == FORCE_KIND else 1 - seat
             before_melds = tuple(st.melds[target])
-            meld = flow.forced_meld(before_melds, card, force_of(a)) if k != 4 else 0
+            meld = flow.forced_meld(before_melds, card, force_of(a)) if k != FORCE_KIND else 0
             st.apply(a)
             if meld:
                 table = tuple(st.melds[target])
