@@ -178,6 +178,9 @@ class SeatView:
             "opponent_hand": None if self.opponent_hand is None else mask_names(self.opponent_hand),
             "table_counts": {"1": self.table_counts[0], "2": self.table_counts[1]},
             "forced": CARD_NAMES[self.forced] if self.forced >= 0 else None,
+            "rearranging": self.rearranging,
+            "force_back": self.force_back,
+            "max_sequence": self.max_sequence,
         }
 
 

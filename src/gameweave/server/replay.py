@@ -23,7 +23,8 @@ from ..engine.view import public_history
 
 
 def replay_steps(download: dict[str, Any]) -> dict[str, Any]:
-    """Add ``history`` and ``snapshots`` to a finished deal's record download
+    """Add ``rearranging`` (the profile's R18 flag), ``history`` and ``snapshots`` to a
+    finished deal's record download
     (``Table.record(n)``: ``{"record", "salt", "commitment", "result"}``).
 
     Raises :class:`~gameweave.engine.record.ReplayError` if the record does not replay
@@ -36,7 +37,7 @@ def replay_steps(download: dict[str, Any]) -> dict[str, Any]:
         snaps.append(snapshot(before))
     snaps.append(snapshot(state))
     history = [e.to_dict() for e in public_history(state)]
-    return {**download, "history": history, "snapshots": snaps}
+    return {**download, "rearranging": state.rules.rearranging, "history": history, "snapshots": snaps}
 
 
 __all__ = ["replay_steps"]

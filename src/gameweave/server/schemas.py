@@ -176,8 +176,10 @@ class RecordDownload(BaseModel):
 
 class ReplayOut(RecordDownload):
     """``GET …/deals/{n}/replay``: the record plus the public history and one
-    full-information snapshot per position."""
+    full-information snapshot per position; ``rearranging`` tells the page how melds
+    are written (R18)."""
 
+    rearranging: bool = False
     history: list[dict[str, Any]]
     snapshots: list[dict[str, Any]]
 

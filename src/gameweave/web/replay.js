@@ -79,8 +79,9 @@ export function openReplay(main, matchId, dealNo) {
     slider.value = String(step);
     const snap = data.snapshots[step];
     const rules = data.record.rules;
-    const before = step ? logLines({ rules, history: data.history.slice(0, step - 1) }, names).length : 0;
-    const lines = step ? logLines({ rules, history: data.history.slice(0, step) }, names).slice(before) : [];
+    const rearranging = data.rearranging;
+    const before = step ? logLines({ rules, rearranging, history: data.history.slice(0, step - 1) }, names).length : 0;
+    const lines = step ? logLines({ rules, rearranging, history: data.history.slice(0, step) }, names).slice(before) : [];
     stepText.textContent = step
       ? `Step ${step} of ${data.snapshots.length - 1}: ${lines.map((l) => l.text).join(" ")}`
       : `Start of deal ${dealNo}: seat ${data.record.opener} opens.`;

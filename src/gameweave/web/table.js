@@ -319,7 +319,7 @@ export function openTable(main, matchId, { go }) {
     }
     const melds = v.melds || {};
     const lastEv = (v.history || [])[(v.history || []).length - 1];
-    const hl = lastEv && lastEv.action.startsWith("meld") ? lastEv.card : forced ? forced.card : null;
+    const hl = lastEv && lastEv.kind === "meld" ? lastEv.card : forced ? forced.card : null;
     el.oppTable.replaceChildren(meldsEl(melds[String(opp)] || [], opp, names, hl));
     el.myTable.replaceChildren(meldsEl(melds[String(me)] || [], me, names, hl));
 

@@ -29,10 +29,10 @@ function isSubset(small, big) {
   return small.every((c) => big.includes(c));
 }
 
-/** The kind of a history event: "turn" | "meld" | "refuse" | "throw" | "force" (the
- * server sends it; older entries without it fall back to the action's first word). */
+/** The kind of a history event: "turn" | "meld" | "refuse" | "throw" | "force", as the
+ * server sends it (the page never reads it back from the action text). */
 export function eventKind(ev) {
-  return ev.kind || String(ev.action || "").split(" ")[0];
+  return ev.kind;
 }
 
 /** A table (list of melds) in words: "3♥ 4♥ 5♥ / 6♣ 6♦ 6♥". */
@@ -68,7 +68,7 @@ export function logLines(view, names) {
       const how = ev.forced ? `melded ${card} (forced on ${names.whom(s)})` : turned ? `melded the turned ${card}` : `took ${card}`;
       const table = ev.table || [];
       const result = ev.meld || [];
-      if (table.length > 1 || String(ev.action || "").includes("/") || (view.rules && view.rules !== "gameweave" && table.length)) {
+      if (table.length > 1 || (view.rearranging && table.length)) {
         const withHand = fromHand.length ? ` with ${shortList(fromHand)} from ${own} hand` : "";
         text = `${who} ${how}${withHand}: ${own} table is now ${tableText(table)}.`;
       } else if (!fromHand.length) {
@@ -120,7 +120,7 @@ export function forcedOnMe(view) {
   const last = h[h.length - 1];
   if (!last || last.seat === view.seat || view.to_act !== view.seat) return null;
   const kind = eventKind(last);
-  const forced = last.forced === undefined ? String(last.action || "").includes("force") : last.forced;
+  const forced = last.forced;
   if (!forced || !["refuse", "throw", "force"].includes(kind)) return null;
   const how = kind === "force" ? "forced back" : kind === "refuse" ? "refused" : "threw";
   if (view.decision === "meld") return { card: last.card, meld: [], how, pending: true };
@@ -206,7 +206,7 @@ export function describeAction(action, view, names) {
     const hand = view.hand || [];
     const fromHand = cards.filter((c) => hand.includes(c));
     let label;
-    if (groups.length > 1 || view.rearranging || view.rules && view.rules !== "gameweave") {
+    if (groups.length > 1 || view.rearranging) {
       const tableCount = mine.reduce((n, m) => n + m.length, 0);
       if (cards.length >= 11) label = "Meld and win: eleven cards";
       else if (fromHand.length) label = `New table, ${fromHand.length} card${fromHand.length === 1 ? "" : "s"} from your hand`;
