@@ -31,7 +31,7 @@ from ..engine import (
     kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, thrown_card,
 )
 from ..engine.actions import FORCE_KIND, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND
-from ..engine.cards import CARD_NAMES, FULL_MASK, RANK_MASKS, cards_of, format_cards
+from ..engine.cards import CARD_NAMES, FULL_MASK, RANK_MASKS, format_cards
 
 # ---------------------------------------------------------------- the action id space
 MELDS: tuple[int, ...] = meld_table(None).melds
