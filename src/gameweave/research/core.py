@@ -324,9 +324,7 @@ class Deal:
         assert st is not None
         if aid == A_TURN:
             if st.stock_pos < 40:
-                self.turning = True  # chance turns the card
-                if st.card >= 0:
-                    pass  # the live card dies when the turn is applied (R10.1)
+                self.turning = True  # chance turns the card; the live card dies then (R10.1)
             else:
                 self._engine(TURN)  # R17: tablas
         elif aid == A_REFUSE:
@@ -359,6 +357,41 @@ class Deal:
         elif aid == A_DONE:
             self._engine(table_action([MELDS[m] for m in self.pending_table]))
         self._changed()
+
+    # ------------------------------------------------------------ engine actions
+    def ids_of(self, action: int) -> list[int]:
+        """The dense ids that write the engine ``action`` (legal now) in this deal: one
+        id, or ``meld M`` steps and ``done`` for an R18 table, or a force and its target
+        (when several melds fit).  Chance comes after an ``A_TURN`` that turns a card."""
+        st = self.state
+        assert st is not None
+        k = kind_of(action)
+        if k == TURN_KIND:
+            return [A_TURN]
+        if k == FORCE_KIND:
+            return [A_FORCE_BACK]
+        if k == MELD:
+            return [A_MELD + MELD_ID[table_of(action)[0]]]
+        if k == TABLE:
+            return [A_MELD + m for m in _table_ids(action)] + [A_DONE]
+        n = force_of(action)
+        if k == REFUSE_KIND:
+            if not n:
+                return [A_REFUSE]
+            first, targets = A_REFUSE_FORCE, self._force_targets(REFUSE_KIND, st.card)
+        else:
+            c = thrown_card(action)
+            if not n:
+                return [A_THROW + c]
+            first, targets = A_THROW_FORCE + c, self._force_targets(THROW_KIND, c)
+        if len(targets) == 1:
+            return [first]
+        return [first] + [A_ONTO + m for m, a in targets.items() if a == action]
+
+    def last_engine_action(self) -> int:
+        """The engine action applied last (for bots that answer with one), or -1."""
+        st = self.state
+        return st.history[-1] if st is not None and st.history else -1
 
     # ------------------------------------------------------------ resampling (R21)
     def resample(self, seat: int, rng: random.Random, tries: int = 200) -> Deal:
@@ -616,14 +649,21 @@ def information_state_string(deal: Deal, seat: int) -> str:
 
 
 def render(deal: Deal, seat: int | None = None) -> str:
-    """Text for people: a seat's observation, or (``seat=None``) both seats' views and the
-    last actions — never the hidden cards while the deal is being played (R21)."""
+    """Text for people: a seat's observation, or (``seat=None``) what a spectator may see —
+    both tables, the centre, the counts, the last actions, and no hand until the deal is
+    over (R21)."""
     if seat is not None:
         return observation_string(deal, seat)
-    lines = [observation_string(deal, 0), observation_string(deal, 1)]
-    st = deal.state
-    if st is not None and st.phase == PH_OVER:
-        lines.append(f"over: {st.status}" + (f", seat {st.winner + 1} wins" if st.winner >= 0 else ""))
+    view = deal.view(0)
+    if view is None:
+        return f"dealing: {len(deal.dealt)}/20 cards dealt"
+    text = observation_string(deal, 0).split("; ", 2)[2]  # drop "seat 1; hand ..."
+    text = text.replace("mine ", "seat 1 melds ", 1).replace("theirs ", "seat 2 melds ", 1)
+    last = " | ".join(f"{e.seat + 1}:{format_action(e.action)}" for e in view.history[-4:])
+    lines = [text, f"last: {last or '-'}"]
+    if view.opponent_hand is not None:
+        lines.append(f"hands at the end: seat 1 {format_cards(view.hand) or '-'}; "
+                     f"seat 2 {format_cards(view.opponent_hand) or '-'}")
     return "\n".join(lines)
 
 
