@@ -413,6 +413,21 @@ class Deal:
             return d
         view = self.view(seat)
         assert view is not None
+        d = Deal.from_view(view, rng, self.stake, tries)
+        d.history = self.history[:]
+        d.turning = self.turning
+        d.pending_table = self.pending_table
+        # a force's targets are the opponent's melds (public); the engine actions are the same
+        d.pending_force = self.pending_force
+        return d
+
+    @classmethod
+    def from_view(cls, view: SeatView, rng: random.Random, stake: int = 1, tries: int = 200) -> Deal:
+        """A deal consistent with ``view`` (R21): the opponent's hand drawn uniformly from
+        the unseen cards the public history allows (:func:`excluded_from_hand`, R12), the
+        stock in random order, built by :meth:`GameState.from_view`.  Raises
+        :class:`RuntimeError` if no consistent world is found in ``tries`` draws."""
+        seat = view.seat
         opp = 1 - seat
         unseen = view.unseen()
         banned = excluded_from_hand(view)
@@ -431,13 +446,10 @@ class Deal:
                 continue  # e.g. R17: the live card must be meldable for the game to go on
             if seat_view(st, seat) != view:
                 continue
-            d = self.clone()
+            d = cls(view.rules, view.opener, stake)
+            d.dealt = list(st.deck[:20])
             d.state = st
-            d._legal_cache = None
             d._view_cache = {seat: view}
-            if self.pending_force is not None:
-                # the targets are public (the opponent's melds); the engine actions are the same
-                d.pending_force = self.pending_force
             return d
         raise RuntimeError("no world consistent with the seat's view was found")
 
