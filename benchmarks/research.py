@@ -1,0 +1,194 @@
+"""Random play through each research interface, beside OpenSpiel gin_rummy and RLCard gin-rummy.
+
+Measures, in one run, with the anchors' harness (``../shared/anchors/harness.py``: warm-up,
+then ``reps`` repetitions of a fixed amount of work; median, min and max of the rates):
+
+- ``gameweave.research.openspiel.<profile>.py_loop`` — our OpenSpiel game driven from
+  Python exactly as the anchor drives gin_rummy (chance sampled by probability, uniform
+  legal actions; ``transitions`` counts every ``apply_action``, chance included);
+- ``gameweave.research.pettingzoo.<profile>.step`` — ``env.last()`` + a masked uniform
+  action + ``env.step`` (observation encoding included; ``steps`` = agent steps);
+- ``gameweave.research.gymnasium.<profile>.step`` — ``env.step`` of a masked uniform
+  action against the ``random`` bot (``steps`` = agent steps; the bot's moves are extra
+  work inside each step);
+- ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, in this process;
+- RLCard gin-rummy (``env.step``, from ``bench_rlcard.py`` run by the anchors' venv,
+  ``/tmp/anchors-venv``, if it exists: ``bash ../shared/anchors/setup.sh``).
+
+Prints ``ANCHOR {json}`` lines and a ratio table.  Run (a minute or two)::
+
+    taskset -c 0 .venv/bin/python benchmarks/research.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ANCHORS = Path(os.environ.get("ANCHORS_DIR", ROOT.parent / "shared" / "anchors"))
+ANCHORS_PY = Path(os.environ.get("ANCHORS_VENV", "/tmp/anchors-venv")) / "bin" / "python"
+sys.path.insert(0, str(ANCHORS))
+sys.path.insert(0, str(ROOT / "src"))
+
+import numpy as np
+import pyspiel
+from harness import header, measure, pkg_version
+
+from gameweave.engine import PROFILE_NAMES
+from gameweave.research import gym as ggym
+from gameweave.research import openspiel as gos
+from gameweave.research import pettingzoo as gpz
+
+
+def py_loop(game, rng: random.Random) -> tuple[int, int]:
+    """One random game through pyspiel's Python API (the anchor's loop, verbatim)."""
+    state = game.new_initial_state()
+    transitions = decisions = 0
+    randrange = rng.randrange
+    rand = rng.random
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            r = rand()
+            acc = 0.0
+            action = outcomes[-1][0]
+            for a, p in outcomes:
+                acc += p
+                if r < acc:
+                    action = a
+                    break
+        else:
+            legal = state.legal_actions()
+            action = legal[randrange(len(legal))]
+            decisions += 1
+        state.apply_action(action)
+        transitions += 1
+    return transitions, decisions
+
+
+def bench_openspiel(name: str, game, games: int, reps: int) -> dict:
+    def work(rep: int) -> dict:
+        rng = random.Random(1000 + rep)
+        tr = de = 0
+        for _ in range(games):
+            t, d = py_loop(game, rng)
+            tr += t
+            de += d
+        return {"games": games, "transitions": tr, "decisions": de}
+
+    return measure(name, work, reps, 1, primary="transitions", meta={"games_per_rep": games})
+
+
+def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
+    env = gpz.env(rules=rules)
+
+    def work(rep: int) -> dict:
+        rng = np.random.default_rng(2000 + rep if rep >= 0 else 1)
+        steps = 0
+        for g in range(games):
+            env.reset(seed=(rep + 10) * 100_000 + g)
+            while True:
+                obs, _r, term, trunc, _info = env.last()
+                if term or trunc:
+                    break
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[int(rng.integers(len(legal)))]))
+                steps += 1
+        return {"games": games, "steps": steps}
+
+    return measure(f"gameweave.research.pettingzoo.{rules}.step", work, reps, 1, primary="steps",
+                   meta={"games_per_rep": games})
+
+
+def bench_gym(rules: str, games: int, reps: int) -> dict:
+    env = ggym.ConquianEnv(rules=rules, opponent="random")
+
+    def work(rep: int) -> dict:
+        rng = np.random.default_rng(3000 + rep if rep >= 0 else 1)
+        steps = 0
+        for g in range(games):
+            _obs, info = env.reset(seed=(rep + 10) * 100_000 + g)
+            done = False
+            while not done:
+                legal = np.flatnonzero(info["action_mask"])
+                _obs, _r, done, _t, info = env.step(int(legal[int(rng.integers(len(legal)))]))
+                steps += 1
+        return {"games": games, "steps": steps}
+
+    return measure(f"gameweave.research.gymnasium.{rules}.step", work, reps, 1, primary="steps",
+                   meta={"games_per_rep": games, "opponent": "random"})
+
+
+def rlcard_anchor(quick: bool) -> list[dict]:
+    """RLCard gin-rummy, measured by the anchors' own script in the anchors' venv."""
+    if not ANCHORS_PY.exists():
+        print(f"# RLCard: no anchors venv at {ANCHORS_PY} (bash {ANCHORS}/setup.sh); skipped")
+        return []
+    cmd = [str(ANCHORS_PY), str(ANCHORS / "bench_rlcard.py"), "--games", "gin-rummy"]
+    if quick:
+        cmd.append("--quick")
+    out = subprocess.run(cmd, cwd=ANCHORS, capture_output=True, text=True, check=True).stdout
+    got = []
+    for line in out.splitlines():
+        if line.startswith("ANCHOR "):
+            print(line)
+            got.append(json.loads(line[7:]))
+        elif not line.startswith("HEADER"):
+            print(line)
+    return got
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="1/5 of the work, 3 reps")
+    ap.add_argument("--profiles", default=",".join(PROFILE_NAMES))
+    args = ap.parse_args()
+    reps = 3 if args.quick else args.reps
+    k = 0.2 if args.quick else 1.0
+    header("benchmarks/research.py", {
+        "open_spiel": pkg_version("open_spiel"), "pettingzoo": pkg_version("pettingzoo"),
+        "gymnasium": pkg_version("gymnasium"), "numpy": pkg_version("numpy"),
+    })
+    results = []
+    results.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop",
+                                   pyspiel.load_game("gin_rummy"), max(4, int(60 * k)), reps))
+    for rules in args.profiles.split(","):
+        results.append(bench_openspiel(f"gameweave.research.openspiel.{rules}.py_loop",
+                                       gos.load(rules), max(4, int(100 * k)), reps))
+        results.append(bench_pettingzoo(rules, max(4, int(100 * k)), reps))
+        results.append(bench_gym(rules, max(4, int(100 * k)), reps))
+    results += rlcard_anchor(args.quick)
+
+    def rate(r: dict) -> tuple[float, float, float]:
+        key = "transitions_per_s" if "transitions_per_s" in r["rates"] else "steps_per_s"
+        st = r["rates"][key]
+        return st["median"], st["min"], st["max"]
+
+    by = {r["anchor"]: r for r in results}
+    gin = by.get("openspiel.gin_rummy.random_playout.py_loop")
+    rl = by.get("rlcard.gin-rummy.random_playout.env_step")
+    print()
+    print("| interface | per step/s, median [min..max] | x OpenSpiel gin_rummy py loop | x RLCard gin-rummy env.step |")
+    print("|---|---|---|---|")
+    for r in results:
+        if not r["anchor"].startswith("gameweave."):
+            continue
+        med, lo, hi = rate(r)
+        g = f"{med / rate(gin)[0]:.2f}" if gin else "-"
+        c = f"{med / rate(rl)[0]:.2f}" if rl else "-"
+        print(f"| {r['anchor']} | {med:,.0f} [{lo:,.0f}..{hi:,.0f}] | {g} | {c} |")
+    for r in (gin, rl):
+        if r:
+            med, lo, hi = rate(r)
+            print(f"| {r['anchor']} | {med:,.0f} [{lo:,.0f}..{hi:,.0f}] | | |")
+
+
+if __name__ == "__main__":
+    main()
