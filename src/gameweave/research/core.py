@@ -27,9 +27,10 @@ import random
 from collections.abc import Callable
 
 from ..engine import (
-    FORCE, GAMEWEAVE, PH_OVER, REFUSE, TURN, GameState, SeatView, find_profile, force_of, format_action,
+    FORCE, GAMEWEAVE, PH_OVER, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
     kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, thrown_card,
 )
+from ..engine.view import apply_public
 from ..engine.actions import FORCE_KIND, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND
 from ..engine.cards import CARD_NAMES, FULL_MASK, RANK_MASKS, format_cards
 
@@ -111,6 +112,26 @@ def _unseen_of_deal(dealt: list[int]) -> list[int]:
     return [c for c in range(40) if not got >> c & 1]
 
 
+def _note(public: list[int], ev: PublicEvent) -> None:
+    """Add one public event to the history masks (``public[6 * seat + plane]``, the
+    :data:`HISTORY_PLANES` order per seat): only what the event shows (R21)."""
+    base = 6 * ev.seat
+    k = kind_of(ev.action)
+    if k == TURN_KIND:
+        if ev.card >= 0:
+            public[base] |= 1 << ev.card
+        if ev.died >= 0:
+            public[base + 3] |= 1 << ev.died
+    elif k == REFUSE_KIND:
+        public[base + 1] |= 1 << ev.card
+    elif k == THROW_KIND:
+        public[base + 2] |= 1 << ev.card
+    elif k == MELD or k == TABLE:
+        public[base + 4] |= ev.from_hand
+    if ev.forced and k != MELD and k != TABLE:
+        public[base + 5] |= 1 << ev.card
+
+
 class Deal:
     """One deal with explicit chance and dense action ids (see the module docstring).
 
@@ -126,7 +147,8 @@ class Deal:
     """
 
     __slots__ = ("rules", "opener", "stake", "dealt", "state", "turning", "pending_table",
-                 "pending_force", "history", "_legal_cache", "_view_cache", "_tables")
+                 "pending_force", "history", "events", "public", "_legal_cache", "_view_cache", "_tables",
+                 "_engine_legal")
 
     def __init__(self, rules: object = GAMEWEAVE, opener: int = 0, stake: int = 1):
         self.rules = find_profile(rules)  # type: ignore[arg-type]
@@ -140,9 +162,12 @@ class Deal:
         self.pending_table: tuple[int, ...] = ()
         self.pending_force: tuple[int, dict[int, int]] | None = None
         self.history: list[int] = []
+        self.events: list[PublicEvent] = []
+        self.public: list[int] = [0] * 12
         self._legal_cache: list[int] | None = None
         self._view_cache: dict[int, SeatView] = {}
         self._tables: list[tuple[int, ...]] | None = None
+        self._engine_legal: list[int] | None = None
 
     # ------------------------------------------------------------ copying
     def clone(self) -> Deal:
@@ -157,9 +182,12 @@ class Deal:
         d.pending_table = self.pending_table
         d.pending_force = self.pending_force
         d.history = self.history[:]
+        d.events = self.events[:]
+        d.public = self.public[:]
         d._legal_cache = self._legal_cache
         d._view_cache = dict(self._view_cache)
         d._tables = self._tables
+        d._engine_legal = self._engine_legal
         return d
 
     # ------------------------------------------------------------ queries
@@ -205,7 +233,7 @@ class Deal:
             return None
         v = self._view_cache.get(seat)
         if v is None:
-            v = seat_view(self.state, seat)
+            v = seat_view(self.state, seat, tuple(self.events))
             self._view_cache[seat] = v
         return v
 
@@ -215,11 +243,20 @@ class Deal:
         return self.dealt[first::2]
 
     # ------------------------------------------------------------ legal actions
+    def engine_legal(self) -> list[int]:
+        """The engine's legal actions now (cached until the engine state changes)."""
+        got = self._engine_legal
+        if got is None:
+            st = self.state
+            assert st is not None
+            got = self._engine_legal = st.legal_actions()
+        return got
+
     def _meld_tables(self) -> list[tuple[int, ...]]:
         if self._tables is None:
             st = self.state
             assert st is not None
-            self._tables = [_table_ids(a) for a in st.legal_actions() if kind_of(a) in (MELD, TABLE)]
+            self._tables = [_table_ids(a) for a in self.engine_legal() if kind_of(a) in (MELD, TABLE)]
         return self._tables
 
     def legal_actions(self) -> list[int]:
@@ -242,7 +279,7 @@ class Deal:
             st = self.state
             assert st is not None
             ids = set()
-            for a in st.legal_actions():
+            for a in self.engine_legal():
                 k = kind_of(a)
                 if k == TURN_KIND:
                     ids.add(A_TURN)
@@ -276,8 +313,11 @@ class Deal:
     def _engine(self, action: int) -> None:
         st = self.state
         assert st is not None
-        st.apply(action)
+        ev = apply_public(st, action)  # the engine applies it and says what it showed (R21)
+        self.events.append(ev)
+        _note(self.public, ev)
         self._tables = None
+        self._engine_legal = None
         self.pending_table = ()
         self.pending_force = None
 
@@ -289,7 +329,7 @@ class Deal:
         assert st is not None
         opp_melds = st.melds[1 - st.to_act]
         out: dict[int, int] = {}
-        for a in st.legal_actions():
+        for a in self.engine_legal():
             if kind_of(a) != kind or not force_of(a):
                 continue
             if kind == THROW_KIND and thrown_card(a) != card:
@@ -450,6 +490,9 @@ class Deal:
             d.dealt = list(st.deck[:20])
             d.state = st
             d._view_cache = {seat: view}
+            d.events = list(view.history)
+            for ev in d.events:
+                _note(d.public, ev)
             return d
         raise RuntimeError("no world consistent with the seat's view was found")
 
@@ -518,92 +561,91 @@ OBS_SIZE = 40 * len(CARD_PLANES) + len(SCALARS)
 INFO_SIZE = OBS_SIZE + 40 * len(HISTORY_PLANES)
 
 
-def _set_mask(buf: object, base: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        buf[base + low.bit_length() - 1] = 1.0  # type: ignore[index]
-        mask ^= low
+def encode_array(deal: Deal, seat: int, info: bool):  # -> numpy.ndarray
+    """The seat's observation (:data:`OBS_SIZE` floats) or, with ``info``, information
+    state (:data:`INFO_SIZE`), as a float32 numpy array (layout: docs/RESEARCH.md).
 
+    Reads only the seat's view (R21) — its history planes summarise ``view.history``,
+    kept step by step in :attr:`Deal.public` — the seat's own dealt cards during the deal,
+    and the seat's own pending step."""
+    import numpy as np
 
-def encode(deal: Deal, seat: int, buf: object, info: bool) -> None:
-    """Write the seat's observation (and, with ``info``, the history planes) into ``buf``,
-    a zeroed float buffer of :data:`OBS_SIZE` / :data:`INFO_SIZE`.  Reads only the seat's
-    view (R21), the seat's own dealt cards during the deal, and the seat's pending step."""
-    b: list[float] = buf  # type: ignore[assignment]
-    s = 40 * len(CARD_PLANES)
+    sc = [0.0] * len(SCALARS)
     rules = deal.rules
-    b[s + 20] = float(rules.rearranging)
-    b[s + 21] = float(rules.force_back)
-    b[s + 22] = float(rules.max_sequence is not None)
-    b[s + 18] = float(deal.opener == seat)
+    sc[20] = float(rules.rearranging)
+    sc[21] = float(rules.force_back)
+    sc[22] = float(rules.max_sequence is not None)
+    sc[18] = float(deal.opener == seat)
+    masks = [0] * (len(CARD_PLANES) + (len(HISTORY_PLANES) if info else 0))
     view = deal.view(seat)
     if view is None:  # the deal: only the seat's own cards so far
         mine = 0
         for c in deal.dealt_to(seat):
             mine |= 1 << c
-        _set_mask(b, 0, mine)
-        b[s + 19] = 1.0
-        b[s + 14] = mine.bit_count() / 10
-        return
-    _set_mask(b, 0, view.hand)
-    own = opp_t = 0
-    for m in view.melds[seat]:
-        own |= m
-    for m in view.melds[1 - seat]:
-        opp_t |= m
-    _set_mask(b, 40, own)
-    _set_mask(b, 80, opp_t)
-    _set_mask(b, 120, view.dead)
-    if view.centre >= 0:
-        b[160 + view.centre] = 1.0
-    if view.forced >= 0:
-        b[200 + view.forced] = 1.0
-    me_to_act = view.to_act == seat and not deal.turning
-    if me_to_act:
-        if deal.pending_table:
-            pend = 0
-            for m in deal.pending_table:
-                pend |= MELDS[m]
-            _set_mask(b, 240, pend)
-            b[s + 7] = 1.0
-        elif deal.pending_force is not None:
-            b[240 + deal.pending_force[0]] = 1.0
-            b[s + 8] = 1.0
-    b[s] = float(me_to_act)
-    dec = DECISION_NAMES.index(view.decision)
-    b[s + 1 + dec] = 1.0
-    if view.centre >= 0:
-        if view.live_from == 1 - seat:
-            b[s + 9] = 1.0
-        elif view.live_from == seat:
-            b[s + 10] = 1.0
-        else:
-            b[s + 11] = 1.0
-    b[s + 12] = float(view.decision == "take_or_turn" and _refused(view))
-    b[s + 13] = view.stock_count / 20
-    b[s + 14] = view.hand_counts[seat] / 10
-    b[s + 15] = view.hand_counts[1 - seat] / 10
-    b[s + 16] = view.table_counts[seat] / 11
-    b[s + 17] = view.table_counts[1 - seat] / 11
+        masks[0] = mine
+        sc[19] = 1.0
+        sc[14] = mine.bit_count() / 10
+    else:
+        masks[0] = view.hand
+        own = opp_t = 0
+        for m in view.melds[seat]:
+            own |= m
+        for m in view.melds[1 - seat]:
+            opp_t |= m
+        masks[1] = own
+        masks[2] = opp_t
+        masks[3] = view.dead
+        if view.centre >= 0:
+            masks[4] = 1 << view.centre
+        if view.forced >= 0:
+            masks[5] = 1 << view.forced
+        me_to_act = view.to_act == seat and not deal.turning
+        if me_to_act:
+            if deal.pending_table:
+                pend = 0
+                for m in deal.pending_table:
+                    pend |= MELDS[m]
+                masks[6] = pend
+                sc[7] = 1.0
+            elif deal.pending_force is not None:
+                masks[6] = 1 << deal.pending_force[0]
+                sc[8] = 1.0
+        sc[0] = float(me_to_act)
+        sc[1 + DECISION_NAMES.index(view.decision)] = 1.0
+        if view.centre >= 0:
+            if view.live_from == 1 - seat:
+                sc[9] = 1.0
+            elif view.live_from == seat:
+                sc[10] = 1.0
+            else:
+                sc[11] = 1.0
+        sc[12] = float(view.decision == "take_or_turn" and _refused(view))
+        sc[13] = view.stock_count / 20
+        sc[14] = view.hand_counts[seat] / 10
+        sc[15] = view.hand_counts[1 - seat] / 10
+        sc[16] = view.table_counts[seat] / 11
+        sc[17] = view.table_counts[1 - seat] / 11
+        if info:
+            pub = deal.public
+            mine_at = 6 * seat
+            theirs_at = 6 * (1 - seat)
+            masks[7:13] = pub[mine_at:mine_at + 6]
+            masks[13:19] = pub[theirs_at:theirs_at + 6]
+    bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8).reshape(len(masks), 8),
+                         axis=1, bitorder="little")[:, :40]
+    planes = bits.astype(np.float32)
     if not info:
-        return
-    h = OBS_SIZE
-    for e in view.history:
-        base = h + (0 if e.seat == seat else 240)
-        k = kind_of(e.action)
-        if k == TURN_KIND:
-            if e.card >= 0:
-                b[base + e.card] = 1.0
-            if e.died >= 0:
-                b[base + 120 + e.died] = 1.0
-        elif k == REFUSE_KIND:
-            b[base + 40 + e.card] = 1.0
-        elif k == THROW_KIND:
-            b[base + 80 + e.card] = 1.0
-        elif k in (MELD, TABLE):
-            _set_mask(b, base + 160, e.from_hand)
-        if e.forced and k != MELD and k != TABLE:
-            b[base + 200 + e.card] = 1.0
+        return np.concatenate((planes.reshape(-1), np.array(sc, np.float32)))
+    return np.concatenate((planes[:7].reshape(-1), np.array(sc, np.float32), planes[7:].reshape(-1)))
+
+
+def encode(deal: Deal, seat: int, buf: object, info: bool) -> None:
+    """Write :func:`encode_array` into ``buf`` (a list or array of the right size)."""
+    arr = encode_array(deal, seat, info)
+    if isinstance(buf, list):
+        buf[:] = arr.tolist()
+    else:
+        buf[:] = arr  # type: ignore[index]
 
 
 def _refused(view: SeatView) -> bool:

@@ -63,9 +63,7 @@ class ConquianEnv(gymnasium.Env):
 
     # ------------------------------------------------------------ internals
     def _obs(self) -> np.ndarray:
-        buf = [0.0] * core.INFO_SIZE
-        core.encode(self.deal, self.seat, buf, True)
-        return np.asarray(buf, np.float32)
+        return core.encode_array(self.deal, self.seat, True)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         mask = np.zeros(core.NUM_ACTIONS, np.int8)

@@ -113,14 +113,10 @@ class ConquianState(pyspiel.State):
         return core.observation_string(self.deal, self._player(player))
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        buf = [0.0] * core.INFO_SIZE
-        core.encode(self.deal, self._player(player), buf, True)
-        return buf
+        return core.encode_array(self.deal, self._player(player), True).tolist()
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        buf = [0.0] * core.OBS_SIZE
-        core.encode(self.deal, self._player(player), buf, False)
-        return buf
+        return core.encode_array(self.deal, self._player(player), False).tolist()
 
     def _player(self, player: int | None) -> int:
         if player is None:
@@ -169,8 +165,7 @@ class ConquianObserver:
 
     def set_from(self, state: ConquianState, player: int) -> None:
         """Fill ``tensor`` with the player's encoding of ``state``."""
-        self.tensor.fill(0)
-        core.encode(state.deal, player, self.tensor, self.info)
+        self.tensor[:] = core.encode_array(state.deal, player, self.info)
 
     def string_from(self, state: ConquianState, player: int) -> str:
         """The player's information state or observation string."""

@@ -34,12 +34,10 @@ def play_chance(deal: Deal, rng: random.Random) -> None:
 
 def observation_of(deal: Deal, seat: int) -> dict[str, np.ndarray]:
     """The dict observation of ``seat`` (its view only, R21)."""
-    buf = [0.0] * core.INFO_SIZE
-    core.encode(deal, seat, buf, True)
     mask = np.zeros(core.NUM_ACTIONS, np.int8)
     if deal.current_player() == seat:
         mask[deal.legal_actions()] = 1
-    return {"observation": np.asarray(buf, np.float32), "action_mask": mask}
+    return {"observation": core.encode_array(deal, seat, True), "action_mask": mask}
 
 
 class ConquianAEC(AECEnv):
