@@ -9,8 +9,9 @@ then ``reps`` repetitions of a fixed amount of work; median, min and max of the 
 - ``gameweave.research.pettingzoo.<profile>.step`` — ``env.last()`` + a masked uniform
   action + ``env.step`` (observation encoding included; ``steps`` = agent steps);
 - ``gameweave.research.gymnasium.<profile>.step`` — ``env.step`` of a masked uniform
-  action against the ``random`` bot (``steps`` = agent steps; the bot's moves are extra
-  work inside each step);
+  action against the ``uniform`` opponent (uniform over its legal ids; ``steps`` = agent
+  steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
+  the same against the gameweave ``random`` bot, which decides from a full view;
 - ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, in this process;
 - RLCard gin-rummy (``env.step``, from ``bench_rlcard.py`` run by the anchors' venv,
   ``/tmp/anchors-venv``, if it exists: ``bash ../shared/anchors/setup.sh``).
@@ -36,7 +37,6 @@ ANCHORS_PY = Path(os.environ.get("ANCHORS_VENV", "/tmp/anchors-venv")) / "bin" /
 sys.path.insert(0, str(ANCHORS))
 sys.path.insert(0, str(ROOT / "src"))
 
-import numpy as np
 import pyspiel
 from harness import header, measure, pkg_version
 
@@ -89,7 +89,7 @@ def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
     env = gpz.env(rules=rules)
 
     def work(rep: int) -> dict:
-        rng = np.random.default_rng(2000 + rep if rep >= 0 else 1)
+        rng = random.Random(2000 + rep)
         steps = 0
         for g in range(games):
             env.reset(seed=(rep + 10) * 100_000 + g)
@@ -97,8 +97,8 @@ def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
                 obs, _r, term, trunc, _info = env.last()
                 if term or trunc:
                     break
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[int(rng.integers(len(legal)))]))
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
         return {"games": games, "steps": steps}
 
@@ -106,23 +106,24 @@ def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
                    meta={"games_per_rep": games})
 
 
-def bench_gym(rules: str, games: int, reps: int) -> dict:
-    env = ggym.ConquianEnv(rules=rules, opponent="random")
+def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> dict:
+    env = ggym.ConquianEnv(rules=rules, opponent=opponent)
 
     def work(rep: int) -> dict:
-        rng = np.random.default_rng(3000 + rep if rep >= 0 else 1)
+        rng = random.Random(3000 + rep)
         steps = 0
         for g in range(games):
             _obs, info = env.reset(seed=(rep + 10) * 100_000 + g)
             done = False
             while not done:
-                legal = np.flatnonzero(info["action_mask"])
-                _obs, _r, done, _t, info = env.step(int(legal[int(rng.integers(len(legal)))]))
+                legal = info["action_mask"].nonzero()[0]
+                _obs, _r, done, _t, info = env.step(int(legal[rng.randrange(len(legal))]))
                 steps += 1
         return {"games": games, "steps": steps}
 
-    return measure(f"gameweave.research.gymnasium.{rules}.step", work, reps, 1, primary="steps",
-                   meta={"games_per_rep": games, "opponent": "random"})
+    suffix = "" if opponent == "uniform" else f".vs_{opponent}"
+    return measure(f"gameweave.research.gymnasium.{rules}.step{suffix}", work, reps, 1, primary="steps",
+                   meta={"games_per_rep": games, "opponent": opponent})
 
 
 def rlcard_anchor(quick: bool) -> list[dict]:
@@ -164,6 +165,8 @@ def main() -> None:
                                        gos.load(rules), max(4, int(100 * k)), reps))
         results.append(bench_pettingzoo(rules, max(4, int(100 * k)), reps))
         results.append(bench_gym(rules, max(4, int(100 * k)), reps))
+        if rules == "gameweave":
+            results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random"))
     results += rlcard_anchor(args.quick)
 
     def rate(r: dict) -> tuple[float, float, float]:

@@ -137,3 +137,45 @@ def test_r21_the_encoding_changes_with_the_seats_own_hand() -> None:
     e.dealt = d.dealt[1:] + d.dealt[:1]
     e.state = GameState.new(e.dealt + [c for c in range(40) if c not in e.dealt])
     assert gpz.observation_of(d, 0)["observation"].tolist() != gpz.observation_of(e, 0)["observation"].tolist()
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_kept_history_equals_the_engines_replayed_view(rules: str) -> None:
+    """The deal's step-by-step public events (``apply_public``) are the engine's replayed
+    public history, and the history planes are exactly what those events show."""
+    from gameweave.engine import seat_view
+
+    rng = random.Random(rules)
+    for _ in range(6):
+        d = core.Deal(rules)
+        while not d.is_terminal():
+            if d.is_chance():
+                d.apply(rng.choice(d.chance_outcomes())[0])
+                continue
+            seat = d.current_player()
+            full = seat_view(d.state, seat)  # replays the deal (engine's public_history)
+            assert d.view(seat) == full
+            arr = core.encode_array(d, seat, True)
+            planes = arr[core.OBS_SIZE:].reshape(12, 40)
+            want = np.zeros((12, 40), np.float32)
+            for e in full.history:
+                base = 0 if e.seat == seat else 6
+                if e.kind == "turn":
+                    if e.card >= 0:
+                        want[base, e.card] = 1
+                    if e.died >= 0:
+                        want[base + 3, e.died] = 1
+                elif e.kind == "refuse":
+                    want[base + 1, e.card] = 1
+                elif e.kind == "throw":
+                    want[base + 2, e.card] = 1
+                elif e.kind == "meld":
+                    for c in range(40):
+                        if e.from_hand >> c & 1:
+                            want[base + 4, c] = 1
+                if e.forced and e.kind != "meld":
+                    want[base + 5, e.card] = 1
+            assert np.array_equal(planes, want)
+            hand = arr[:40]
+            assert [c for c in range(40) if hand[c]] == [c for c in range(40) if full.hand >> c & 1]
+            d.apply(rng.choice(d.legal_actions()))

@@ -13,6 +13,7 @@ give equal views (a property test checks it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -241,12 +242,15 @@ def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     return tuple(apply_public(st, a) for a in state.history)
 
 
-def seat_view(state: GameState, seat: int, history: tuple[PublicEvent, ...] | None = None) -> SeatView:
+def seat_view(state: GameState, seat: int, history: tuple[PublicEvent, ...] | None = None,
+              legal: Sequence[Action] | None = None) -> SeatView:
     """The view of ``seat`` (0 or 1) of ``state`` (R21).  Raises ValueError for a bad seat.
 
     ``history``, if given, must be the deal's public history as :func:`apply_public`
     returned it step by step (a caller that keeps it saves the replay); by default it is
-    rebuilt with :func:`public_history`.
+    rebuilt with :func:`public_history`.  ``legal``, if given, must be
+    ``state.legal_actions()`` (a caller that has them saves the second enumeration); it
+    is used only when ``seat`` is to act.
     """
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
@@ -268,7 +272,7 @@ def seat_view(state: GameState, seat: int, history: tuple[PublicEvent, ...] | No
         hand_counts=(state.hands[0].bit_count(), state.hands[1].bit_count()),
         dead=state.dead,
         history=public_history(state) if history is None else history,
-        legal=tuple(state.legal_actions()) if state.to_act == seat else (),
+        legal=(tuple(state.legal_actions() if legal is None else legal) if state.to_act == seat else ()),
         opponent_hand=state.hands[1 - seat] if over else None,
         table_counts=(state.table_counts[0], state.table_counts[1]),
         forced=state.forced,

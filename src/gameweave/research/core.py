@@ -233,7 +233,8 @@ class Deal:
             return None
         v = self._view_cache.get(seat)
         if v is None:
-            v = seat_view(self.state, seat, tuple(self.events))
+            st = self.state
+            v = seat_view(st, seat, tuple(self.events), self.engine_legal() if st.to_act == seat else None)
             self._view_cache[seat] = v
         return v
 
@@ -631,12 +632,16 @@ def encode_array(deal: Deal, seat: int, info: bool):  # -> numpy.ndarray
             theirs_at = 6 * (1 - seat)
             masks[7:13] = pub[mine_at:mine_at + 6]
             masks[13:19] = pub[theirs_at:theirs_at + 6]
-    bits = np.unpackbits(np.array(masks, dtype="<u8").view(np.uint8).reshape(len(masks), 8),
-                         axis=1, bitorder="little")[:, :40]
-    planes = bits.astype(np.float32)
-    if not info:
-        return np.concatenate((planes.reshape(-1), np.array(sc, np.float32)))
-    return np.concatenate((planes[:7].reshape(-1), np.array(sc, np.float32), planes[7:].reshape(-1)))
+    # each 40-bit mask is 5 little-endian bytes = its 40 card bits, in card order
+    raw = b"".join([m.to_bytes(5, "little") for m in masks])
+    planes = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+    out = np.empty(INFO_SIZE if info else OBS_SIZE, np.float32)
+    n = 40 * len(CARD_PLANES)
+    out[:n] = planes[:n]
+    out[n:OBS_SIZE] = sc
+    if info:
+        out[OBS_SIZE:] = planes[n:]
+    return out
 
 
 def encode(deal: Deal, seat: int, buf: object, info: bool) -> None:

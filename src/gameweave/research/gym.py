@@ -26,6 +26,9 @@ from .core import Deal
 from .pettingzoo import play_chance
 
 ENV_ID = "gameweave/Conquian-v0"
+UNIFORM = "uniform"
+"""Opponent name for a uniform choice among the legal action *ids* (not a gameweave bot:
+it needs no view, only its legal ids; the cheapest opponent, for benchmarks)."""
 
 
 class ConquianEnv(gymnasium.Env):
@@ -33,7 +36,7 @@ class ConquianEnv(gymnasium.Env):
 
     Args:
         rules: a profile name (§V); ``opponent`` a bot name (``random``, ``greedy``,
-            ``search``, ...); ``seat`` the agent's seat index; ``opener`` who opens (R9);
+            ``search``, ...) or ``"uniform"`` (:data:`UNIFORM`); ``seat`` the agent's seat index; ``opener`` who opens (R9);
             ``stake`` (R20); ``render_mode`` ``"ansi"``, ``"human"`` or None;
             ``opponent_options`` keyword options for the bot.
     """
@@ -50,7 +53,8 @@ class ConquianEnv(gymnasium.Env):
         self.rules = core.find_profile(rules).name
         self.opponent_name = opponent
         self.opponent_options = dict(opponent_options or {})
-        make_bot(opponent, seed=0, **self.opponent_options)  # unknown name -> ValueError now
+        if opponent != UNIFORM:
+            make_bot(opponent, seed=0, **self.opponent_options)  # unknown name -> ValueError now
         self.seat = seat
         self.opener = opener
         self.stake = stake
@@ -59,7 +63,7 @@ class ConquianEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(core.NUM_ACTIONS)
         self._rng = random.Random()
         self.deal = Deal(self.rules, opener, stake)
-        self._bot = make_bot(opponent, seed=0, **self.opponent_options)
+        self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
 
     # ------------------------------------------------------------ internals
     def _obs(self) -> np.ndarray:
@@ -79,6 +83,10 @@ class ConquianEnv(gymnasium.Env):
             play_chance(deal, self._rng)
             if deal.current_player() != opp:
                 return
+            if self._bot is None:  # "uniform": one legal id, uniformly, from the env's generator
+                legal = deal.legal_actions()
+                deal.apply(legal[int(self._rng.random() * len(legal))])
+                continue
             view = deal.view(opp)
             assert view is not None
             for aid in deal.ids_of(self._bot.choose(view)):
@@ -90,7 +98,9 @@ class ConquianEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        self._bot = make_bot(self.opponent_name, seed=self._rng.getrandbits(62), **self.opponent_options)
+        bot_seed = self._rng.getrandbits(62)
+        if self._bot is not None:
+            self._bot = make_bot(self.opponent_name, seed=bot_seed, **self.opponent_options)
         self.deal = Deal(self.rules, self.opener, self.stake)
         self._opponent_plays()
         if self.render_mode == "human":
@@ -124,4 +134,4 @@ class ConquianEnv(gymnasium.Env):
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="gameweave.research.gym:ConquianEnv")
 
-__all__ = ["ENV_ID", "ConquianEnv"]
+__all__ = ["ENV_ID", "UNIFORM", "ConquianEnv"]
