@@ -218,6 +218,20 @@ class Deal:
         p = 1.0 / len(cards)
         return [(c, p) for c in cards]
 
+    def play_chance(self, rng: random.Random) -> None:
+        """Let chance act until a seat is to act or the deal is over, drawing each outcome
+        uniformly (R8) with ``rng`` — the same distribution as :meth:`chance_outcomes`,
+        without building it (the whole deal is one shuffle)."""
+        if self.state is None:
+            pool = _unseen_of_deal(self.dealt)
+            rng.shuffle(pool)
+            for c in pool[:20 - len(self.dealt)]:
+                self.apply(c)
+        if self.turning:
+            st = self.state
+            assert st is not None
+            self.apply(st.deck[st.stock_pos + int(rng.random() * (40 - st.stock_pos))])
+
     def returns(self) -> list[float]:
         """``[r0, r1]``: ``±stake`` to the winner/loser (R16, R20), 0 for tablas or unfinished."""
         st = self.state
@@ -344,16 +358,20 @@ class Deal:
         """Apply a legal action id (or chance outcome).  Raises :class:`ValueError` for an
         id that is not legal now; the deal is then unchanged."""
         if self.is_chance():
-            if aid not in [c for c, _ in self.chance_outcomes()]:
-                raise ValueError(f"chance outcome {aid!r} is not possible now")
-            self.history.append(aid)
             if self.state is None:
+                if not (isinstance(aid, int) and 0 <= aid < 40) or aid in self.dealt:
+                    raise ValueError(f"chance outcome {aid!r} is not possible now")
+                self.history.append(aid)
                 self.dealt.append(aid)
                 if len(self.dealt) == 20:
                     deck = self.dealt + _unseen_of_deal(self.dealt)
                     self.state = GameState.new(deck, opener=self.opener, rules=self.rules)
             else:
-                self.state.set_next_stock_card(aid)
+                try:
+                    self.state.set_next_stock_card(aid)
+                except ValueError:
+                    raise ValueError(f"chance outcome {aid!r} is not possible now") from None
+                self.history.append(aid)
                 self.turning = False
                 self._engine(TURN)
             self._changed()

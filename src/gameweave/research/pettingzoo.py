@@ -27,9 +27,7 @@ AGENTS = ("seat_1", "seat_2")
 
 def play_chance(deal: Deal, rng: random.Random) -> None:
     """Let chance act (uniformly, R8) until a seat is to act or the deal is over."""
-    while deal.is_chance():
-        outs = deal.chance_outcomes()
-        deal.apply(outs[int(rng.random() * len(outs))][0])
+    deal.play_chance(rng)
 
 
 def observation_of(deal: Deal, seat: int) -> dict[str, np.ndarray]:
