@@ -13,8 +13,13 @@ then ``reps`` repetitions of a fixed amount of work; median, min and max of the 
   steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
   the same against the gameweave ``random`` bot, which decides from a full view;
 - ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, in this process;
-- RLCard gin-rummy (``env.step``, from ``bench_rlcard.py`` run by the anchors' venv,
-  ``/tmp/anchors-venv``, if it exists: ``bash ../shared/anchors/setup.sh``).
+- ``rlcard.gin-rummy.random_playout.env_step`` — ``bench_rlcard.py``'s ``env.step`` loop,
+  verbatim, run by the anchors' venv (``/tmp/anchors-venv``, if it exists:
+  ``bash ../shared/anchors/setup.sh``).
+
+The two anchors run before and after ours and the ratios use the better pass of each.
+Every repetition is timed by the process's CPU time (``--wall`` for the wall clock), so
+that other work on a shared machine barely moves the figures.
 
 Prints ``ANCHOR {json}`` lines and a ratio table.  Run (a minute or two)::
 
@@ -29,6 +34,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,6 +50,22 @@ from gameweave.engine import PROFILE_NAMES
 from gameweave.research import gym as ggym
 from gameweave.research import openspiel as gos
 from gameweave.research import pettingzoo as gpz
+
+
+CPU = True
+"""Time each repetition by this process's CPU time (``time.process_time``) rather than the
+wall clock: on a shared machine other people's work then barely moves the figures."""
+
+
+def cpu_timed(work):
+    """Wrap a harness work function so that it reports its CPU time as ``_t``."""
+    def timed(rep: int) -> dict:
+        t0 = time.process_time()
+        out = work(rep)
+        if CPU:
+            out["_t"] = time.process_time() - t0
+        return out
+    return timed
 
 
 def py_loop(game, rng: random.Random) -> tuple[int, int]:
@@ -82,7 +104,7 @@ def bench_openspiel(name: str, game, games: int, reps: int) -> dict:
             de += d
         return {"games": games, "transitions": tr, "decisions": de}
 
-    return measure(name, work, reps, 1, primary="transitions", meta={"games_per_rep": games})
+    return measure(name, cpu_timed(work), reps, 1, primary="transitions", meta={"games_per_rep": games})
 
 
 def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
@@ -102,7 +124,7 @@ def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
                 steps += 1
         return {"games": games, "steps": steps}
 
-    return measure(f"gameweave.research.pettingzoo.{rules}.step", work, reps, 1, primary="steps",
+    return measure(f"gameweave.research.pettingzoo.{rules}.step", cpu_timed(work), reps, 1, primary="steps",
                    meta={"games_per_rep": games})
 
 
@@ -122,26 +144,50 @@ def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> d
         return {"games": games, "steps": steps}
 
     suffix = "" if opponent == "uniform" else f".vs_{opponent}"
-    return measure(f"gameweave.research.gymnasium.{rules}.step{suffix}", work, reps, 1, primary="steps",
+    return measure(f"gameweave.research.gymnasium.{rules}.step{suffix}", cpu_timed(work), reps, 1, primary="steps",
                    meta={"games_per_rep": games, "opponent": opponent})
 
 
-def rlcard_anchor(quick: bool) -> list[dict]:
-    """RLCard gin-rummy, measured by the anchors' own script in the anchors' venv."""
+RLCARD_STEP = r"""
+import random, sys, time, warnings
+warnings.filterwarnings("ignore")
+sys.path.insert(0, sys.argv[1])
+import rlcard
+from harness import measure
+games, reps, cpu = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+env = rlcard.make("gin-rummy", config={"seed": 1})
+def work(rep):
+    t0 = time.process_time()
+    env.seed(2000 + rep if rep >= 0 else 1)
+    rng = random.Random(4000 + rep)
+    steps = 0
+    for _ in range(games):
+        state, _pid = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, _pid = env.step(legal[rng.randrange(len(legal))])
+            steps += 1
+    out = {"games": games, "steps": steps}
+    if cpu:
+        out["_t"] = time.process_time() - t0
+    return out
+measure("rlcard.gin-rummy.random_playout.env_step", work, reps, 1, primary="games", meta={"games_per_rep": games})
+"""
+"""bench_rlcard.py's ``env_step`` loop, verbatim, timed by CPU time like ours."""
+
+
+def rlcard_anchor(games: int, reps: int) -> list[dict]:
+    """RLCard gin-rummy ``env.step`` (random legal actions), run by the anchors' venv."""
     if not ANCHORS_PY.exists():
         print(f"# RLCard: no anchors venv at {ANCHORS_PY} (bash {ANCHORS}/setup.sh); skipped")
         return []
-    cmd = [str(ANCHORS_PY), str(ANCHORS / "bench_rlcard.py"), "--games", "gin-rummy"]
-    if quick:
-        cmd.append("--quick")
+    cmd = [str(ANCHORS_PY), "-c", RLCARD_STEP, str(ANCHORS), str(games), str(reps), "1" if CPU else "0"]
     out = subprocess.run(cmd, cwd=ANCHORS, capture_output=True, text=True, check=True).stdout
     got = []
     for line in out.splitlines():
+        print(line)
         if line.startswith("ANCHOR "):
-            print(line)
             got.append(json.loads(line[7:]))
-        elif not line.startswith("HEADER"):
-            print(line)
     return got
 
 
@@ -150,7 +196,10 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="1/5 of the work, 3 reps")
     ap.add_argument("--profiles", default=",".join(PROFILE_NAMES))
+    ap.add_argument("--wall", action="store_true", help="time by the wall clock instead of CPU time")
     args = ap.parse_args()
+    global CPU
+    CPU = not args.wall
     reps = 3 if args.quick else args.reps
     k = 0.2 if args.quick else 1.0
     header("benchmarks/research.py", {
@@ -160,7 +209,8 @@ def main() -> None:
     results = []
     gin_game = pyspiel.load_game("gin_rummy")
     # the anchors run before and after ours, so that drift during the run shows
-    anchors = rlcard_anchor(args.quick)
+    rl_games = max(4, int(60 * k))
+    anchors = rlcard_anchor(rl_games, reps)
     anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
     for rules in args.profiles.split(","):
         results.append(bench_openspiel(f"gameweave.research.openspiel.{rules}.py_loop",
@@ -170,7 +220,7 @@ def main() -> None:
         if rules == "gameweave":
             results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random"))
     anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
-    anchors += rlcard_anchor(args.quick)
+    anchors += rlcard_anchor(rl_games, reps)
 
     def rate(r: dict) -> tuple[float, float, float]:
         key = "transitions_per_s" if "transitions_per_s" in r["rates"] else "steps_per_s"
@@ -196,7 +246,8 @@ def main() -> None:
         if r["anchor"] in ("openspiel.gin_rummy.random_playout.py_loop", "rlcard.gin-rummy.random_playout.env_step"):
             med, lo, hi = rate(r)
             print(f"| {r['anchor']} | {med:,.0f} [{lo:,.0f}..{hi:,.0f}] | | |")
-    print("(ratios against the better of each anchor's two passes, before and after ours)")
+    print("(ratios against the better of each anchor's two passes, before and after ours; "
+          + ("CPU time" if CPU else "wall clock") + ")")
 
 
 if __name__ == "__main__":

@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> dict:
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
     ax.set_xlabel("self-play deals")
     ax.set_ylabel("win share")
-    ax.set_title(f"Conquian ({args.rules}): masked linear policy, REINFORCE self-play")
+    ax.set_title(f"Conquian ({args.rules}): masked linear policy,\nREINFORCE self-play", fontsize=10)
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(args.out)
