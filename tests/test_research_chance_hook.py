@@ -42,3 +42,22 @@ def test_r10_set_next_stock_card_refuses_a_card_outside_the_unturned_stock() -> 
     st.set_next_stock_card(st.deck[39])
     st.apply(st.legal_actions()[0])  # turn
     assert st.card == st.deck[20]
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_apply_public_step_by_step_equals_the_replayed_history(rules: str) -> None:
+    """``apply_public`` (the engine's one-step public event) kept by a caller gives the same
+    views as ``seat_view``'s own replay, with or without the caller's legal actions."""
+    from gameweave.engine.view import apply_public
+
+    rng = random.Random(rules)
+    for deal in range(5):
+        st = GameState.new(seed=deal, rules=rules)
+        events = []
+        while not st.is_over:
+            legal = st.legal_actions()
+            for seat in (0, 1):
+                kept = seat_view(st, seat, tuple(events), legal if st.to_act == seat else None)
+                assert kept == seat_view(st, seat)
+            events.append(apply_public(st, rng.choice(legal)))
+        assert seat_view(st, 0, tuple(events)) == seat_view(st, 0)
