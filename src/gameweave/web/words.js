@@ -241,3 +241,98 @@ export function describeAction(action, view, names) {
   }
   return { kind: w[0], label: action };
 }
+
+/**
+ * A stakes match's points in words (R20): "stakes: you 3 – 1 Greedy bot · next deal pays 2".
+ * `stakes` is match.stakes of a state frame or lobby summary: {points, current_stake,
+ * base, tablas_stake}; `me` the viewer's seat number.
+ */
+export function stakesLine(stakes, me, oppName) {
+  if (!stakes) return "";
+  const p = stakes.points || {};
+  const opp = me === 1 ? 2 : 1;
+  const mine = p[String(me)] ?? 0;
+  const theirs = p[String(opp)] ?? 0;
+  const next = stakes.current_stake ?? stakes.base;
+  const raised = next && stakes.base && next > stakes.base ? (stakes.tablas_stake === "carry" ? " (carried after tablas)" : " (doubled after tablas)") : "";
+  return `stakes: you ${mine} – ${theirs} ${oppName} · next deal pays ${next}${raised}`;
+}
+
+/** "your meld 2" / "Greedy bot's meld 1": the meld of `melds` equal to `cards`, by number. */
+function meldNumber(melds, cards) {
+  const key = handOrder(cards || []).join(" ");
+  const i = (melds || []).findIndex((m) => handOrder(m).join(" ") === key);
+  return i >= 0 ? i + 1 : 0;
+}
+
+/**
+ * Describe one entry of a state frame's `choices` (PROTOCOL §4.3, built by the server from
+ * the seat's view) for its control: {kind, label, groups, card, target, force, danger}.
+ * Reads the structured fields (kind, card, force, melds, uses, gives_eleven), not the
+ * action text.  For a meld, `groups` is what to draw: the new or grown meld (R12), or
+ * the whole new table where melds are rearranged (R18, kind "table").
+ */
+export function describeChoice(choice, view, names) {
+  const me = view.seat;
+  const opp = me === 1 ? 2 : 1;
+  const kind = choice.kind === "table" ? "meld" : choice.kind;
+  const card = choice.card;
+  const danger = !!choice.gives_eleven;
+  const oppMelds = view.melds[String(opp)] || [];
+  const mine = view.melds[String(me)] || [];
+  const forceN = choice.force && !view.rearranging ? meldNumber(oppMelds, choice.force) : 0;
+  const forceLabel = forceN ? `force it onto ${names.whose(opp)} meld ${forceN}` : `force it on ${names.whom(opp)} (they must meld it)`;
+  if (kind === "meld") {
+    const table = (choice.melds || []).map((m) => handOrder(m));
+    const uses = choice.uses || [];
+    const cards = handOrder(table.flat());
+    if (choice.kind === "table" || view.rearranging) {
+      const tableCount = mine.reduce((n, m) => n + m.length, 0);
+      let label;
+      if (cards.length >= 11) label = "Meld and win: eleven cards";
+      else if (uses.length) label = `New table, ${uses.length} card${uses.length === 1 ? "" : "s"} from your hand`;
+      else if (cards.length === tableCount + 1 && table.length === mine.length) label = "Add it to your table";
+      else label = "New table";
+      return { kind, label, groups: table, cards, card, uses, danger };
+    }
+    const grown = table.find((m) => m.includes(card)) || cards;
+    const idx = mine.findIndex((m) => m.every((c) => grown.includes(c)));
+    let label;
+    if (cards.length >= 11) label = "Meld and win: eleven cards";
+    else if (idx >= 0 && !uses.length) label = `Add to your meld ${idx + 1}`;
+    else if (grown.every((c) => c[0] === grown[0][0])) label = `New set of ${grown.length}`;
+    else label = `New sequence of ${grown.length}`;
+    return { kind, label, groups: [grown], cards: grown, card, uses, danger };
+  }
+  if (kind === "turn") {
+    return { kind, label: view.live && view.live_from && view.live_from !== me ? "Let it go dead, turn the stock" : "Turn the stock", danger };
+  }
+  if (kind === "force") {
+    return { kind, card, label: `Force ${card ? short(card) : "it"} back onto ${names.whom(opp)}`, target: choice.force || [], force: true, danger };
+  }
+  if (kind === "refuse") {
+    if (choice.force) return { kind, card, label: `Refuse and ${forceLabel}`, target: choice.force, force: forceN || true, danger };
+    return { kind, card, label: `Refuse ${card ? short(card) : "it"}`, danger };
+  }
+  if (kind === "throw") {
+    if (choice.force) return { kind, card, label: `Throw ${short(card)} and ${forceLabel}`, target: choice.force, force: forceN || true, danger };
+    return { kind, card, label: `Throw ${short(card)}`, danger };
+  }
+  return { kind, label: choice.action, danger };
+}
+
+/**
+ * The danger confirmation's words for a move that publicly gives the opponent eleven
+ * (R16): what the opponent holds (public counts only, R21) and what the move does.
+ */
+export function dangerText(d, view, names) {
+  const opp = view.seat === 1 ? 2 : 1;
+  const who = names.who(opp);
+  const onTable = (view.table_counts || {})[String(opp)] ?? 0;
+  const inHand = (view.hand_counts || {})[String(opp)] ?? 0;
+  const c = d.card ? short(d.card) : "this card";
+  const hold = `${who} has ${onTable} cards on the table${inHand ? "" : " and none in hand"}`;
+  if (d.force) return `${hold}: forcing ${c} onto them completes eleven, and they win the deal.`;
+  if (d.kind === "refuse") return `${hold}: if you refuse ${c}, they can add it to their table and win the deal.`;
+  return `${hold}: if you throw ${c}, they can add it to their table and win the deal.`;
+}
