@@ -1,4 +1,5 @@
-"""Lobby routes: the bots, creating and joining matches, a seat's list of matches."""
+"""Lobby routes: the bots, the profiles and how to play them, creating and joining
+matches, a seat's list of matches."""
 
 from __future__ import annotations
 
@@ -7,7 +8,11 @@ from fastapi import APIRouter
 from ...bots import bot_names
 from ..deps import HubDep
 from ..hub import invite_problem
-from ..schemas import BotList, CreateMatch, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, SeatCreated, SeatJoined
+from ...tables import all_profile_offers, help_for_wire
+from ..schemas import (
+    BotList, CreateMatch, HelpOut, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, ProfileList, SeatCreated,
+    SeatJoined,
+)
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
@@ -18,10 +23,27 @@ async def list_bots() -> dict:
     return {"bots": bot_names()}
 
 
+@router.get("/profiles", response_model=ProfileList)
+async def list_profiles() -> dict:
+    """The rule profiles a match may be played under (§V), default first: each one's
+    title, one-line summary, options, the match formats it offers and their defaults,
+    and its stakes options (R20; null where it does not play for stakes)."""
+    return {"profiles": all_profile_offers()}
+
+
+@router.get("/help", response_model=HelpOut)
+async def get_help() -> dict:
+    """How to play: each profile's rules in short sections, a glossary of the game's
+    terms, and tips for a first deal."""
+    return help_for_wire()
+
+
 @router.post("/matches", status_code=201, response_model=SeatCreated)
 async def create_match(body: CreateMatch, hub: HubDep) -> dict:
-    """Create a match; you hold seat 1 (the token is given only now)."""
-    table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules)
+    """Create a match; you hold seat 1 (the token is given only now).  Options left
+    out are the profile's defaults (``GET /api/profiles``)."""
+    table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules,
+                                    stake=body.stake, tablas_stake=body.tablas_stake)
     return {
         "match_id": table.match_id, "seat": 1, "token": token,
         "invite_url": table.invite_url(), "table_url": f"/table/{table.match_id}",
@@ -38,8 +60,8 @@ async def join_match(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
 @router.post("/matches/{match_id}/invite-status", response_model=InviteStatus)
 async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     """Whether ``invite`` would take seat 2 now, without taking it; always 200:
-    ``{"open": bool, "code": None | "unknown_match" | "not_a_friend_match" |
-    "bad_invite" | "already_joined"}`` (the codes ``join`` would answer).  Lets the
+    ``open`` (true or false) and ``code`` (null, ``unknown_match``, ``not_a_friend_match``,
+    ``bad_invite`` or ``already_joined``: the codes ``join`` would answer).  Lets the
     page explain a used or wrong invite without a refused request."""
     table = await hub.table(match_id)
     if table is None:
