@@ -176,3 +176,29 @@ def test_replay_names_seats_and_counts_deals(db_url, table_server, ws_seat):
     body = r.json()
     assert body["seats"] == {"1": {"kind": "person", "bot": None}, "2": {"kind": "bot", "bot": "random"}}
     assert body["deals"] == 1 and body["test"] is False
+
+
+def test_openapi_shows_our_error_shape_bearer_auth_and_a_model_for_every_route(db_url, table_server):
+    """/docs: every route has a response model, every 4xx/422 is ``{"error": {code, message}}``
+    (never FastAPI's ``{"detail"}``), the match routes use the bearer scheme, and no
+    Python ``None`` shows in the text."""
+    import json
+
+    schema = table_server(db_url).get("/openapi.json").json()
+    text = json.dumps(schema)
+    assert "HTTPValidationError" not in text and '"detail"' not in text and "None" not in text
+    assert schema["components"]["securitySchemes"]["seat token"] == {
+        "type": "http", "scheme": "bearer", "description": "The seat token given when the match was created or joined."}
+    assert len(schema["paths"]) >= 14
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            ok = [s for s in op["responses"] if s.startswith("2")]
+            assert ok, (method, path)
+            for status, resp in op["responses"].items():
+                ref = resp["content"]["application/json"]["schema"].get("$ref", "")
+                assert ref.startswith("#/components/schemas/"), (method, path, status)
+                if status.startswith("4"):
+                    assert ref.endswith("/ErrorBody"), (method, path, status)
+            if path.startswith("/api/matches/{match_id}") and not path.endswith(("/join", "/invite-status")):
+                assert op["security"] == [{"seat token": []}], path
+                assert "401" in op["responses"]

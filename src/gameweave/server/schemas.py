@@ -79,6 +79,26 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
+ERROR_TEXT = {
+    400: "Refused: e.g. ``unknown_bot``.",
+    401: "``bad_token``: no ``Authorization: Bearer <seat token>`` of this match.",
+    403: "``bad_invite``: the invite is not this match's.",
+    404: "``unknown_match``, ``unknown_deal`` or ``not_found``.",
+    409: "``already_joined``, ``deal_not_over`` or ``not_a_friend_match``.",
+    413: "``too_large``: a body over 64 KiB.",
+    422: "``malformed`` (not JSON, unknown or wrongly typed fields, values out of range) or "
+         "``bad_option`` (an option the profile does not offer); the message says which, in words.",
+    429: "``rate_limited``: too many requests from this address.",
+}
+"""What each error status of the API means (PROTOCOL §3)."""
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses, each with the real body
+    :class:`ErrorBody` (instead of FastAPI's default ``{"detail": …}``)."""
+    return {s: {"model": ErrorBody, "description": ERROR_TEXT[s]} for s in statuses}
+
+
 class BotList(BaseModel):
     """``GET /api/bots``."""
 
@@ -327,7 +347,7 @@ class Ready(BaseModel):
 
 
 __all__ = [
-    "BotList", "Choice", "CreateMatch", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
+    "BotList", "Choice", "CreateMatch", "ERROR_TEXT", "error_responses", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
     "HelpOut", "HelpSection", "InviteStatus", "JoinMatch", "MAX_SEATS_LISTED", "MatchInfo", "MyMatches",
     "MyMatchesOut", "ProfileHelp", "ProfileList", "ProfileOffer", "Progress", "Ready", "RecordDownload",
     "ReplayOut", "SeatCreated", "SeatJoined", "SeatPlayer", "SeatRef", "StakeOffer", "Stakes", "StateFrame",

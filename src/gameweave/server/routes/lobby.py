@@ -10,11 +10,11 @@ from ..deps import HubDep
 from ..hub import invite_problem
 from ...tables import all_profile_offers, help_for_wire
 from ..schemas import (
-    BotList, CreateMatch, HelpOut, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, ProfileList, SeatCreated,
+    BotList, CreateMatch, HelpOut, error_responses, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, ProfileList, SeatCreated,
     SeatJoined,
 )
 
-router = APIRouter(prefix="/api", tags=["lobby"])
+router = APIRouter(prefix="/api", tags=["lobby"], responses=error_responses(429))
 
 
 @router.get("/bots", response_model=BotList)
@@ -38,7 +38,7 @@ async def get_help() -> dict:
     return help_for_wire()
 
 
-@router.post("/matches", status_code=201, response_model=SeatCreated)
+@router.post("/matches", status_code=201, response_model=SeatCreated, responses=error_responses(400, 413, 422))
 async def create_match(body: CreateMatch, hub: HubDep) -> dict:
     """Create a match; you hold seat 1 (the token is given only now).  Options left
     out are the profile's defaults (``GET /api/profiles``)."""
@@ -50,14 +50,14 @@ async def create_match(body: CreateMatch, hub: HubDep) -> dict:
     }
 
 
-@router.post("/matches/{match_id}/join", response_model=SeatJoined)
+@router.post("/matches/{match_id}/join", response_model=SeatJoined, responses=error_responses(403, 404, 409, 413, 422))
 async def join_match(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     """Join a friend match by its invite; you hold seat 2 (token given only now)."""
     table, token = await hub.join(match_id, body.invite)
     return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}"}
 
 
-@router.post("/matches/{match_id}/invite-status", response_model=InviteStatus)
+@router.post("/matches/{match_id}/invite-status", response_model=InviteStatus, responses=error_responses(413, 422))
 async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     """Whether ``invite`` would take seat 2 now, without taking it; always 200:
     ``open`` (true or false) and ``code`` (null, ``unknown_match``, ``not_a_friend_match``,
@@ -72,7 +72,7 @@ async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     return {"open": code is None, "code": code}
 
 
-@router.post("/my-matches", response_model=MyMatchesOut)
+@router.post("/my-matches", response_model=MyMatchesOut, responses=error_responses(413, 422))
 async def my_matches(body: MyMatches, hub: HubDep) -> dict:
     """Summaries of the remembered seats whose token is valid."""
     out = []

@@ -7,9 +7,10 @@ from fastapi import APIRouter
 
 from ..deps import HubDep, SeatDep
 from ..replay import replay_steps
-from ..schemas import RecordDownload, ReplayOut, SeatCreated, StateFrame, Summary
+from ..schemas import RecordDownload, ReplayOut, SeatCreated, StateFrame, Summary, error_responses
 
-router = APIRouter(prefix="/api/matches/{match_id}", tags=["matches"])
+router = APIRouter(prefix="/api/matches/{match_id}", tags=["matches"],
+                   responses=error_responses(401, 404, 422, 429))
 
 
 @router.get("", response_model=Summary)
@@ -28,14 +29,14 @@ async def get_view(seat_of: SeatDep, hub: HubDep) -> dict:
         return hub.frame(hub.tables.get(table.match_id) or table, seat)
 
 
-@router.get("/deals/{n}/record", response_model=RecordDownload)
+@router.get("/deals/{n}/record", response_model=RecordDownload, responses=error_responses(409))
 async def get_record(n: int, seat_of: SeatDep) -> dict:
     """A finished deal's §VII record with the revealed deck, salt and commitment."""
     table, _seat = seat_of
     return table.record(n)
 
 
-@router.get("/deals/{n}/replay", response_model=ReplayOut)
+@router.get("/deals/{n}/replay", response_model=ReplayOut, responses=error_responses(409))
 async def get_replay(n: int, seat_of: SeatDep) -> dict:
     """A finished deal step by step (both hands): the record download plus ``history``,
     ``snapshots`` (one more than the actions), ``seats`` (who plays each seat) and
