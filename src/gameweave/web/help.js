@@ -46,14 +46,16 @@ export function openHelp(name, focusBack = null) {
   const close = h("button", { type: "button", class: "btn small", "data-testid": "close-help" }, "Close");
   const dlg = h("dialog", { class: "help-dialog", "data-testid": "help", "aria-labelledby": "help-title" },
     h("div", { class: "help-head" }, h("h2", { id: "help-title" }, "How to play"), close), body);
+  let gone = false;
   const done = () => {
+    if (gone) return;
+    gone = true;
     if (dlg.open) dlg.close();
-  };
-  close.addEventListener("click", done);
-  dlg.addEventListener("close", () => {
     dlg.remove();
     if (focusBack && focusBack.isConnected) focusBack.focus({ preventScroll: true });
-  });
+  };
+  close.addEventListener("click", done);
+  dlg.addEventListener("close", done); // Esc
   dlg.addEventListener("click", (ev) => {
     if (ev.target === dlg) done(); // a click on the backdrop
   });

@@ -55,15 +55,15 @@ function saveSettings(s) {
 
 /**
  * Why "First to" text is not a valid target, in words, or null: a whole number from 1 to
- * 99 (nothing is clamped or rounded silently).
+ * `max` (the profile's max_target, 99; nothing is clamped or rounded silently).
  */
-export function targetProblem(text) {
+export function targetProblem(text, max = TARGET_MAX) {
   const t = String(text ?? "").trim();
-  if (!t) return "Enter how many won deals win the match (a whole number from 1 to 99).";
-  if (!/^[0-9]+$/.test(t)) return `"${t}" is not a whole number: enter a number of won deals from 1 to 99.`;
+  if (!t) return `Enter how many won deals win the match (a whole number from 1 to ${max}).`;
+  if (!/^[0-9]+$/.test(t)) return `"${t}" is not a whole number: enter a number of won deals from 1 to ${max}.`;
   const n = Number(t);
-  if (n < 1) return "A match needs at least 1 won deal: enter a number from 1 to 99.";
-  if (n > TARGET_MAX) return `${n} won deals is more than the ${TARGET_MAX} a match may need: enter a number from 1 to 99.`;
+  if (n < 1) return `A match needs at least 1 won deal: enter a number from 1 to ${max}.`;
+  if (n > max) return `${n} won deals is more than the ${max} a match may need: enter a number from 1 to ${max}.`;
   return null;
 }
 
@@ -118,8 +118,10 @@ function rulesChooser(saved) {
     const want = keep || rulesSelect.value || saved.rules;
     rulesSelect.replaceChildren(...profiles.map((p) => h("option", { value: p.name }, `${p.title || p.name} — ${p.summary || ""}`)));
     rulesSelect.value = profiles.some((p) => p.name === want) ? want : profiles[0].name;
+    // the remembered format if it is this profile's, else the profile's default (sync)
+    for (const r of Object.values(radios)) r.checked = false;
     const f = saved.rules === rulesSelect.value ? saved.format : null;
-    if (f && radios[f]) radios[f].checked = true;
+    if (f && radios[f] && (profile().formats || []).includes(f)) radios[f].checked = true;
     sync();
   }
   setProfiles(FALLBACK_PROFILES, saved.rules);
@@ -145,7 +147,7 @@ function rulesChooser(saved) {
     const f = format();
     const body = { rules: p.name, format: f };
     if (f === "first_to") {
-      const why = targetProblem(target.value);
+      const why = targetProblem(target.value, p.max_target || TARGET_MAX);
       if (why) return { ok: false, problem: why, field: target };
       body.target = Number(target.value.trim());
     }

@@ -271,6 +271,7 @@ export function openTable(main, matchId, { go }) {
       dangerDlg = null;
       if (d.open) d.close();
       d.remove();
+      if (d.returnTo && d.returnTo.isConnected && !sending) d.returnTo.focus({ preventScroll: true });
     }
   }
   /** Ask before a move that publicly gives the opponent eleven (R16). */
@@ -286,9 +287,7 @@ export function openTable(main, matchId, { go }) {
       h("div", { class: "result-buttons" }, cancel, go));
     cancel.addEventListener("click", () => closeDanger());
     dlg.addEventListener("cancel", (ev) => { ev.preventDefault(); closeDanger(); });
-    dlg.addEventListener("close", () => {
-      if (from && from.isConnected && !sending) from.focus({ preventScroll: true });
-    });
+    dlg.returnTo = from;
     root.append(dlg);
     dangerDlg = dlg;
     dlg.showModal();

@@ -68,7 +68,7 @@ export function logLines(view, names) {
       const how = ev.forced ? `melded ${card} (forced on ${names.whom(s)})` : turned ? `melded the turned ${card}` : `took ${card}`;
       const table = ev.table || [];
       const result = ev.meld || [];
-      if (table.length > 1 || (view.rearranging && table.length)) {
+      if (view.rearranging && table.length) {
         const withHand = fromHand.length ? ` with ${shortList(fromHand)} from ${own} hand` : "";
         text = `${who} ${how}${withHand}: ${own} table is now ${tableText(table)}.`;
       } else if (!fromHand.length) {
