@@ -140,8 +140,9 @@ def new_context(browser, live_server):
     watch = PageWatch()
     contexts = []
 
-    def make(viewport=None):
-        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=live_server.url)
+    def make(viewport=None, **options):
+        # options: more browser-context options, e.g. has_touch=True, is_mobile=True (a phone)
+        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=live_server.url, **options)
         ctx.add_init_script("try { localStorage.setItem('gameweave.pace', '0'); } catch (e) {}")
         ctx.set_default_timeout(15000)
         ctx.on("page", watch.watch)

@@ -158,6 +158,8 @@ def test_play_whole_deals_against_the_random_bot(new_context, tmp_path):
     page.goto("/")
     page.wait_for_selector("[data-testid=my-matches] p")
     shot(page, tmp_path / "lobby-phone-360.png", PHONE)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the lobby is wider than a phone: {width}px"
     page.set_viewport_size(DESKTOP)
     page.select_option("[data-testid=bot-select]", "random")
     page.click("[data-testid=new-match-bot]")
@@ -218,7 +220,8 @@ def test_play_whole_deals_against_the_random_bot(new_context, tmp_path):
     page.click("[data-testid=replay-next]")
     assert page.inner_text("[data-testid=replay-step]").startswith("Step 1 of")
     page.keyboard.press("End")
-    assert "wins the deal" in page.inner_text("[data-testid=replay-step]") or "tablas" in page.inner_text("[data-testid=replay-step]")
+    end = page.inner_text("[data-testid=replay-step]")
+    assert "You win the deal" in end or "Random bot wins the deal" in end or "tablas" in end
     shot(page, tmp_path / "replay-desktop.png")
     with page.expect_download() as dl:
         page.click("[data-testid=download-record]")
@@ -419,6 +422,9 @@ def test_reload_mid_deal_brings_back_the_same_table(new_context, tmp_path):
     other.wait_for_selector("[data-testid=hand] .card")
     page.wait_for_selector("#banner:not([hidden])")
     assert "another window" in page.inner_text("#banner")
+    # the replaced tab cannot be played: every control is disabled
+    page.wait_for_selector("[data-testid=table-page][data-replaced=true]")
+    assert page.locator(".board [data-action]:not([disabled])").count() == 0
     page.click("#banner button")
     page.wait_for_selector("#banner[hidden]", state="attached")
     other.wait_for_selector("#banner:not([hidden])")

@@ -387,7 +387,7 @@ def test_match_end_rematch_and_the_replay(new_context, tmp_path):
     assert page.is_checked("[data-testid=format-tally]")  # the profile's default (R20)
     page.check("[data-testid=format-first_to]")
     page.fill("[data-testid=target]", "1")
-    page.select_option("[data-testid=bot-select]", "random")
+    page.select_option("[data-testid=bot-select]", "greedy")  # it melds: few deals end in tablas
     page.click("[data-testid=new-match-bot]")
     page.wait_for_url("**/table/*")
     first_id = page.url.rstrip("/").split("/")[-1]
@@ -398,7 +398,7 @@ def test_match_end_rematch_and_the_replay(new_context, tmp_path):
         deals += 1
         if page.locator("[data-testid=rematch]").count():
             break
-        assert deals < 8, "no deal was won"
+        assert deals < 12, "no deal was won"
         page.click("[data-testid=next-deal]")
         page.wait_for_selector(f"[data-testid=table-page][data-deal='{deals + 1}'][data-status=playing]")
     frame = _view(page)
@@ -412,7 +412,7 @@ def test_match_end_rematch_and_the_replay(new_context, tmp_path):
     page.click("[data-testid=replay-link]")
     page.wait_for_url(f"**/replay/*/{deals}")
     page.wait_for_selector("[data-testid=replay-moves] li")
-    assert "Random bot" in page.inner_text("main")
+    assert "Greedy bot" in page.inner_text("main")
     moves = page.locator("[data-testid=replay-moves] li")
     n = moves.count() - 1
     assert n == len(page.request.get(f"/api/matches/{first_id}/deals/{deals}/replay", headers={
@@ -444,5 +444,39 @@ def test_match_end_rematch_and_the_replay(new_context, tmp_path):
     again = _view(page)
     assert again["match"]["id"] != first_id
     assert (again["match"]["rules"], again["match"]["format"], again["match"]["target"]) == ("gameweave", "first_to", 1)
-    assert again["match"]["opponent"] == {"kind": "bot", "bot": "random"}
+    assert again["match"]["opponent"] == {"kind": "bot", "bot": "greedy"}
     assert not again["match"]["over"]
+
+
+def test_a_touch_screen_selects_a_card_before_it_is_thrown(new_context):
+    """On a touch screen one tap on a hand card only selects it; the confirm button (or a
+    second tap) throws it."""
+    rng = random.Random(13)
+    page = new_context(PHONE, has_touch=True).new_page()
+    page.goto("/")
+    page.select_option("[data-testid=bot-select]", "random")
+    page.click("[data-testid=new-match-bot]")
+    page.wait_for_selector("[data-testid=hand] .card")
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    for _ in range(60):
+        page.wait_for_selector(f"{ENABLED}, {RESULT}")
+        if page.locator(RESULT).count():
+            pytest.fail("the deal ended before a throw")
+        throws = page.eval_on_selector_all(".hand [data-action]:not([disabled])", "els => els.map(e => e.dataset.action)")
+        if throws:
+            break
+        actions = _legal(page)
+        melds = [a for a in actions if a.startswith("meld")]
+        _click_action(page, rng.choice(melds) if melds else rng.choice(actions))
+    else:
+        pytest.fail("no throw came")
+    v = _version(page)
+    page.tap(f'.hand [data-action="{throws[0]}"]')
+    confirm = page.locator(f'.throw-confirm [data-send="{throws[0]}"]')
+    confirm.wait_for()
+    assert _version(page) == v  # nothing was sent
+    assert page.locator(f'.hand [data-action="{throws[0]}"].selected').count() == 1
+    assert not off_screen(page), off_screen(page)
+    confirm.tap()
+    page.wait_for_function(f"document.querySelector('[data-testid=table-page]').dataset.version !== '{v}'")
+    assert throws[0].split()[1] not in page.eval_on_selector_all("[data-testid=hand] .card", "els => els.map(e => e.dataset.card)")

@@ -8,7 +8,7 @@ import { openHelp, profileTitle } from "./help.js";
 import { banner, botPace, h, toast } from "./ui.js";
 import { checkCommitment } from "./verify.js";
 import {
-  dangerText, describeAction, describeChoice, forcedOnMe, logLines, namer, opponentName, stakesLine, statusText,
+  dangerText, describeChoice, forcedOnMe, logLines, namer, opponentName, stakesLine, statusText,
 } from "./words.js";
 
 /** Moves shown on a narrow screen until "Show all" is pressed. */
@@ -93,20 +93,11 @@ function touchScreen() {
   return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 }
 
-/** The choices of a frame: the server's `choices` (PROTOCOL §4.3) described for their
- * controls, as [{a, d}] in the order of view.legal.  (A server without `choices` gets
- * the older reading of the action text.) */
+/** The choices of a frame: the server's `choices` (PROTOCOL §4.3, one per legal action in
+ * the order of view.legal, built from the seat's view) described for their controls, as
+ * [{a, d}].  Nothing is read back from the action text. */
 function frameChoices(f, names) {
-  const v = f.view;
-  if (Array.isArray(f.choices) && f.choices.length === (v.legal || []).length) {
-    return f.choices.map((c) => ({ a: c.action, d: describeChoice(c, v, names) }));
-  }
-  const hand = new Set(v.hand || []);
-  return (v.legal || []).map((a) => {
-    const d = describeAction(a, v, names);
-    if (d.kind === "meld") d.uses = (d.cards || []).filter((c) => hand.has(c));
-    return { a, d };
-  });
+  return (f.choices || []).map((c) => ({ a: c.action, d: describeChoice(c, f.view, names) }));
 }
 
 /** The frame's progress (PROTOCOL §4.3): cards melded per seat and the seats one from eleven. */
@@ -447,7 +438,7 @@ export function openTable(main, matchId, { go }) {
     }
 
     // Status in words
-    el.status.textContent = statusText(v, names);
+    el.status.textContent = statusText(v, names, { choices: f.choices || [] });
     el.status.classList.toggle("mine", v.to_act === me);
 
     // Forced notice
@@ -595,7 +586,7 @@ export function openTable(main, matchId, { go }) {
       const more = meldItems.filter(({ d }) => [...picked].every((c) => (d.uses || []).includes(c))).length - exact.length;
       const card = v.forced || v.live;
       const head = picked.size
-        ? `${picked.size} card${picked.size === 1 ? "" : "s"} picked: ${exact.length} table${exact.length === 1 ? "" : "s"} use exactly ${picked.size === 1 ? "it" : "them"}${more > 0 ? ` (${more} more with other cards too — pick more)` : ""}.`
+        ? `${picked.size} card${picked.size === 1 ? "" : "s"} picked: ${exact.length === 1 ? "1 table uses" : `${exact.length} tables use`} exactly ${picked.size === 1 ? "it" : "these"}${more > 0 ? ` (${more} more use other cards too — pick more)` : ""}.`
         : `${meldItems.length} ways to meld ${card ? short(card) : "the card"}: pick the cards from your hand to add (marked in your hand).`;
       controls.push(h("div", { class: "chooser", "data-testid": "chooser" },
         h("p", { class: "chooser-head" }, head,
@@ -610,16 +601,20 @@ export function openTable(main, matchId, { go }) {
         h("button", { type: "button", class: "btn primary", "data-send": selectedThrow }, `Throw ${short(c)}`),
         h("button", { type: "button", class: "btn", "data-clear": "throw" }, "Keep it")));
     }
+    const oppWho = names.who(v.seat === 1 ? 2 : 1);
+    const warn = (d) => (d.danger ? h("span", { class: "danger-tag" }, `⚠ hands ${oppWho} the deal`) : "");
     for (const { a, d } of items) {
       if (d.kind === "meld" || (d.kind === "throw" && !d.force)) continue;
       if (d.force) {
         const landed = [...(d.target || []), d.card || v.live].filter(Boolean);
-        controls.push(h("button", { type: "button", class: "btn choice force-choice", "data-action": a, "aria-label": `${d.label}: ${spokenList(d.target || [])}` },
-          h("span", { class: "choice-label" }, d.label), cardRow(handOrder(landed), { size: "xs", highlight: d.card || v.live })));
+        controls.push(h("button", { type: "button", class: `btn choice force-choice${d.danger ? " danger" : ""}`, "data-action": a,
+          "aria-label": `${d.label}: ${spokenList(d.target || [])}${d.danger ? `; this hands ${oppWho} the deal` : ""}` },
+        h("span", { class: "choice-label" }, d.label), cardRow(handOrder(landed), { size: "xs", highlight: d.card || v.live }), warn(d)));
       } else {
-        // the passive move is primary only when nothing can be melded
-        const primary = !hasMeld && (d.kind === "turn" || d.kind === "refuse");
-        controls.push(h("button", { type: "button", class: `btn ${primary ? "primary" : "passive"} choice`, "data-action": a }, d.label));
+        // the passive move is primary only when nothing can be melded (and it is safe)
+        const primary = !hasMeld && !d.danger && (d.kind === "turn" || d.kind === "refuse");
+        controls.push(h("button", { type: "button", class: `btn ${primary ? "primary" : "passive"} choice${d.danger ? " danger" : ""}`, "data-action": a,
+          "aria-label": d.danger ? `${d.label}; this hands ${oppWho} the deal` : null }, h("span", { class: "choice-label" }, d.label), warn(d)));
       }
     }
     el.actions.hidden = !controls.length;
@@ -633,8 +628,10 @@ export function openTable(main, matchId, { go }) {
     el.hand.classList.toggle("picking", chooser);
     el.hand.replaceChildren(...hand.map((c) => {
       if (throws.has(c)) {
-        const b = cardEl(c, { tag: "button", size: "lg", label: `Throw ${spoken(c)}` });
-        b.dataset.action = throws.get(c).a;
+        const t = throws.get(c);
+        const b = cardEl(c, { tag: "button", size: "lg", label: `Throw ${spoken(c)}${t.d.danger ? `; this hands ${names.who(v.seat === 1 ? 2 : 1)} the deal` : ""}` });
+        b.dataset.action = t.a;
+        if (t.d.danger) b.classList.add("danger");
         if (selectedThrow === b.dataset.action) b.classList.add("selected");
         return b;
       }
