@@ -244,13 +244,12 @@ def test_r16_the_danger_confirmation_before_handing_over_the_deal(new_context, l
         assert page.locator("[data-testid=confirm-danger]").count() == 0, action
         _wait_redrawn(page)
 
-    for take, meld, throw in (("5c", "meld 5c 5d 5h", "throw Jc"), ("Kc", "meld Kc Kd Kh", "throw 7d"),
-                              ("Ah", "meld Ah 2h 3h 4h", "throw Qs")):
-        if take != "5c":
-            step(p1, "turn")  # let seat 2's thrown card die, turn the next one
-        else:
-            step(p1, "turn")
+    for meld, throw in (("meld 5c 5d 5h", "throw Jc"), ("meld Kc Kd Kh", "throw 7d"),
+                        ("meld Ah 2h 3h 4h", "throw Qs")):
+        step(p1, "turn")  # (after the first round: let seat 2's thrown card die first)
         step(p1, "refuse")
+        p2.wait_for_selector(f'.board [data-action="{meld}"]:not([disabled])')
+        assert not off_screen(p2), off_screen(p2)  # a phone, with melds on both tables
         step(p2, meld)
         step(p2, throw)
     # seat 2: ten on the table, none in hand (public)
@@ -260,6 +259,9 @@ def test_r16_the_danger_confirmation_before_handing_over_the_deal(new_context, l
     assert p2.locator("[data-testid=one-from-eleven][data-seat='2']").count() == 1
     step(p1, "turn")  # 5s
     assert sorted(_legal(p1)) == ["refuse", "refuse force 2"]
+    assert not off_screen(p1), off_screen(p1)
+    # both moves are marked on their buttons before any confirmation
+    assert p1.locator(".board .choice.danger").count() == 2
     p1.click('.board [data-action="refuse"]')
     dlg = p1.locator("[data-testid=confirm-danger]")
     dlg.wait_for()
