@@ -90,7 +90,7 @@ function rulesChooser(saved) {
   const stakeRow = h("div", { class: "stake-row" },
     h("label", { for: "stake" }, "Stake "), stake, h("label", { for: "tablas-stake" }, " after tablas "), tablas);
   labels.stakes = h("div", { class: "stakes-choice" },
-    h("label", { for: "fmt-stakes", class: "radio" }, radios.stakes, " ", FORMAT_WORDS.stakes), stakeRow);
+    h("label", { for: "fmt-stakes", class: "radio" }, radios.stakes, h("span", {}, FORMAT_WORDS.stakes)), stakeRow);
 
   const profile = () => profiles.find((p) => p.name === rulesSelect.value) || profiles[0];
   const format = () => Object.keys(radios).find((f) => radios[f].checked && !labels[f].hidden) || profile().default_format;

@@ -176,7 +176,6 @@ export function openTable(main, matchId, { go }) {
   let picked = new Set(); // R18 chooser: the hand cards picked to add
   let selectedThrow = null; // touch screens: the card selected to throw
   let choiceVersion = null; // the version `picked` and `selectedThrow` belong to
-  let wasMyTurn = false;
   let cue = { version: null, deal: null, before: null, changed: { 1: new Set(), 2: new Set() } };
 
   const sock = new TableSocket(matchId, seatInfo.seat, seatInfo.token, {
@@ -542,8 +541,6 @@ export function openTable(main, matchId, { go }) {
     // Focus: where it was (the same control again), or the first choice when the turn
     // comes back to this seat, so the keyboard never falls back to <body>.
     const myTurn = v.to_act === me && v.status === "playing";
-    const turnCame = myTurn && !wasMyTurn;
-    wasMyTurn = myTurn;
     const active = document.activeElement;
     const lost = !active || active === document.body || (hadFocusInside && !root.contains(prevFocus));
     const first = () => root.querySelector(".actions [data-action]:not([disabled]), .actions [data-send], .hand [data-action]:not([disabled]), .hand [data-pick], [data-testid=next-deal], [data-testid=rematch]");
@@ -553,7 +550,8 @@ export function openTable(main, matchId, { go }) {
       target = (focusAction && root.querySelector(`[data-action="${CSS.escape(focusAction)}"], [data-testid="${CSS.escape(focusAction)}"]`))
         || (focusPick && root.querySelector(`[data-pick="${CSS.escape(focusPick)}"], [data-send="${CSS.escape(focusPick)}"]`))
         || first() || el.status;
-    } else if ((turnCame || (v.status !== "playing" && lost)) && lost && !document.querySelector("dialog[open]")) {
+    } else if ((myTurn || v.status !== "playing") && lost && !document.querySelector("dialog[open]")) {
+      // (a control disabled while a move is sent drops the focus to <body>)
       target = first();
     }
     if (target && target.focus) target.focus({ preventScroll: true });
