@@ -208,6 +208,17 @@ def test_r18_picks_narrow_to_the_tables_that_use_exactly_those(new_context, live
     assert offered == ["meld Ac Ah As / 4d 5d 6d"]
     page.click("[data-clear=picks]")
     assert page.locator("[data-pick][aria-pressed=true]").count() == 0
+    # every hand card picked: the tables of eleven cards that win (R18f); still one screen
+    for c in R18B_HAND.split():
+        page.click(f"[data-pick='{c}']")
+    offered = page.eval_on_selector_all(".chooser [data-action]", "els => els.map(e => e.dataset.action)")
+    assert offered and "meld Ac Ah As / Ad 2d 3d 4d 5d 6d 7d Jd" in offered
+    assert "Meld and win" in page.inner_text(".chooser [data-action]")
+    for size in (BIG, PHONE):
+        page.set_viewport_size(size)
+        assert not off_screen(page), (size, off_screen(page))
+    page.set_viewport_size(BIG)
+    page.click("[data-clear=picks]")
     # 4d 5d with 6d is one new meld: one table
     page.click("[data-pick='4d']")
     page.click("[data-pick='5d']")
