@@ -347,8 +347,8 @@ class Asker:
                 warn = f" [bold red](gives {self.oname} eleven)[/]" if c.gives_eleven and "eleven for" not in text else ""
                 con.print(f"  {i:>2}) {text}{warn}")
             if hidden:
-                con.print(f"  or type the hand cards to add (e.g. {self._example(view, choices)}) to see the "
-                          f"{hidden} other tables that use exactly those")
+                hint = help_data()["terminal"]["r18_pick"].format(example=self._example(view, choices), count=hidden)
+                con.print(f"  {escape(hint)}")
             n = len(shown)
             ask = "Press Enter or 1" if n == 1 else f"Choose 1-{n}"
             text = self._line(f"{ask} (? rules, h history, q to leave): ")
