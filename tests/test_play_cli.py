@@ -362,3 +362,29 @@ def test_r18b_the_chooser_stays_short_at_the_128_choice_position():
     asker, buf = _asker([])
     first, hidden = asker.entries(view, choices)
     assert hidden > 0 and any(c.text == "meld 4d 5d 6d" for c in first)
+
+
+def test_r18b_through_the_command_from_a_test_deck_in_three_inputs(tmp_path):
+    """``play --test-decks``: the 128-choice position (RULES R18b) met in the terminal and
+    melded by typing the hand cards, then a number: turn, cards, pick."""
+    from gameweave.engine import CARD_NAMES, parse_cards
+    from gameweave.tables import deck_text
+
+    mine = parse_cards("Ac Ad Ah As 2d 3d 4d 5d 7d Jd")
+    top = CARD_NAMES.index("6d")
+    rest = [c for c in range(40) if c not in mine and c != top]
+    deck = [x for i in range(10) for x in (mine[i], rest[i])] + [top] + rest[10:]
+    path = tmp_path / "decks.txt"
+    path.write_text("# R18b\n" + deck_text(deck) + "\n", encoding="utf-8")
+    seed = next(s for s in range(100) if random.Random(s).randrange(2) == 0)  # seat 1 opens (drawn, R9)
+    res = runner.invoke(app, ["play", "--rules", "classic", "--bot", "random", "--seed", str(seed),
+                              "--test-decks", str(path), "--no-record"], input="1\nAc Ad Ah 4d 5d\n1\nq\n")
+    assert res.exit_code == 0, res.output
+    out = _plain(res)
+    assert "Your hand: Ac Ad Ah As 2d 3d 4d 5d 7d Jd" in out
+    assert "113 other tables that use exactly those" in out
+    assert "You melded 6d with Ac Ad Ah 4d 5d from your hand" in out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Ac\n", encoding="utf-8")
+    res = runner.invoke(app, ["play", "--test-decks", str(bad)])
+    assert res.exit_code == 2 and "line 1 is not a deck order" in res.output

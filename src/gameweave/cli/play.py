@@ -545,6 +545,11 @@ def play(
                                        help="Save the finished deals as a match record here (default: a new "
                                             "file in the data directory's records folder, named at the end)."),
     no_record: bool = typer.Option(False, "--no-record", help="Save no record."),
+    test_decks: Path | None = typer.Option(
+        None, "--test-decks", exists=True, dir_okay=False,
+        help="Deal the deck orders of this file first (one 40-card deck a line, as for serve --test-decks), "
+             "to replay a position; then shuffled deals.",
+    ),
 ) -> None:
     """Play a match against a bot in the terminal: type a choice's number each turn.
 
@@ -552,6 +557,7 @@ def play(
     tips; h for the deal's public history; q to leave."""
     from ..bots import make_bot
     from ..engine import OptionError
+    from ..tables import TestDeckError, read_test_decks
 
     con = Console(highlight=False)
     if deals is not None and to is not None:
@@ -569,6 +575,12 @@ def play(
     if option:
         given = [f"{k}={v}" for k, v in opts.items()] + list(option)
         opts = options_or_exit(profile, given)
+    fixed: list[tuple[int, ...]] = []
+    if test_decks is not None:
+        try:
+            fixed = read_test_decks(test_decks)
+        except TestDeckError as exc:
+            error(exc.message, 2)
     try:
         opponent = make_bot(bot, seed=seed)
     except ValueError as exc:
@@ -606,7 +618,8 @@ def play(
     try:
         while not match.is_over and (n_deals is None or deal_no < n_deals):
             deal_no += 1
-            st = match.new_deal(seed=rng.randrange(1 << 62))
+            shuffle_seed = rng.randrange(1 << 62)
+            st = match.new_deal(fixed.pop(0)) if fixed else match.new_deal(seed=shuffle_seed)
             this_stake = match.current_stake
             play_deal(con, st, me, opponent, deal_no, match, label)
             match.count(st)
