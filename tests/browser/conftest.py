@@ -41,8 +41,10 @@ def _unavailable(reason: str) -> None:
 
 
 class DeckQueue:
-    """A ``deck_source`` for the server: fixed ``(deck, salt)`` pairs first, in order,
-    then cryptographic shuffles."""
+    """A ``deck_source`` for the server, as ``gameweave serve --test-decks FILE`` deals:
+    fixed deck orders first, in order, each marked as a test deal (``(deck, salt, True)``:
+    the match says ``test: true`` and claims no fair shuffle), then cryptographic
+    shuffles."""
 
     def __init__(self) -> None:
         self.queue: list[tuple[tuple[int, ...], str]] = []
@@ -52,13 +54,15 @@ class DeckQueue:
         with self.lock:
             self.queue.append((tuple(deck), salt))
 
-    def __call__(self) -> tuple[tuple[int, ...], str]:
+    def __call__(self) -> tuple[tuple[int, ...], str, bool]:
         from gameweave.tables import secure_deck
 
         with self.lock:
             if self.queue:
-                return self.queue.pop(0)
-        return secure_deck()
+                deck, salt = self.queue.pop(0)
+                return deck, salt, True
+        deck, salt = secure_deck()
+        return tuple(deck), salt, False
 
 
 def _free_port() -> int:

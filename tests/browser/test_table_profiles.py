@@ -160,7 +160,12 @@ def test_r18b_the_128_choice_position_melds_in_three_clicks(new_context, live_se
     _click_action(page, "turn")  # click 1 ... the turn itself is the deal's first move
     page.wait_for_selector("[data-testid=chooser]")
     shown_in = time.perf_counter() - t0
-    assert len(_view(page)["view"]["legal"]) == 129
+    frame = _view(page)
+    assert len(frame["view"]["legal"]) == 129
+    # a hand-built deck, as serve --test-decks deals it: a test match, no fair-shuffle claim
+    assert frame["match"]["test"] is True
+    assert page.get_attribute("[data-testid=table-page]", "data-test-deal") == "true"
+    assert page.locator(".scorebar .chip.test").inner_text() == "test deck"
     picks = page.eval_on_selector_all("[data-pick]", "els => els.map(e => e.dataset.pick)")
     assert sorted(picks) == sorted(R18B_HAND.split())  # every hand card lies in some table
     # nothing melds 6d alone: no table is offered before a pick, refuse stays one tap

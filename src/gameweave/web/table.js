@@ -397,6 +397,9 @@ export function openTable(main, matchId, { go }) {
     root.dataset.deal = String((f.deal && f.deal.number) || m.deal_number || "");
     root.dataset.myTurn = String(v.to_act === me);
     root.dataset.rules = v.rules || m.rules || "";
+    // this deal was dealt from `serve --test-decks` (chosen, not shuffled)
+    const testDeal = f.deal && "test" in f.deal ? !!f.deal.test : !!m.test;
+    root.dataset.testDeal = String(testDeal);
 
     // Score bar: the score, the rules (opens their summary), stakes, format, deal
     const sc = m.score || {};
@@ -412,7 +415,7 @@ export function openTable(main, matchId, { go }) {
         onclick: (ev) => openHelp(rules, ev.currentTarget) }, `${rulesTitle || rules} rules`),
       m.stakes ? "" : h("span", { class: "chip" }, fmt),
       h("span", { class: "chip" }, `deal ${m.deal_number ?? ""}`),
-      m.test ? h("span", { class: "chip test", title: "dealt from gameweave serve --test-decks" }, "test deck") : "",
+      testDeal ? h("span", { class: "chip test", title: "dealt from gameweave serve --test-decks" }, "test deck") : "",
       m.opponent && m.opponent.kind === "person"
         ? h("span", { class: `chip presence ${m.opponent.joined === false ? "off" : m.opponent.connected ? "on" : "off"}` },
           m.opponent.joined === false ? `${oppName} has not joined yet` : m.opponent.connected ? `${oppName} online` : `${oppName} away`)
@@ -718,7 +721,9 @@ export function openTable(main, matchId, { go }) {
     children.push(buttons);
     el.result.replaceChildren(...children);
 
-    const test = !!((f.deal && f.deal.test) || m.test);
+    // this deal dealt from `serve --test-decks`: chosen, not shuffled (a later deal of the
+    // match may be shuffled again)
+    const test = f.deal && "test" in f.deal ? !!f.deal.test : !!m.test;
     if (!reveal) {
       check.textContent = "The deck has not been revealed yet.";
       return;
