@@ -24,11 +24,12 @@ one sequence of ids and an id means the same in every state.
 from __future__ import annotations
 
 import random
+from array import array as _array
 from collections.abc import Callable
 
 from ..engine import (
-    FORCE, GAMEWEAVE, PH_OVER, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
-    kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, thrown_card,
+    FORCE, GAMEWEAVE, PH_OVER, PH_TAKE, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
+    kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, throw_action, thrown_card,
 )
 from ..engine.view import apply_public
 from ..engine.actions import FORCE_KIND, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND
@@ -130,6 +131,29 @@ def _note(public: list[int], ev: PublicEvent) -> None:
         public[base + 4] |= ev.from_hand
     if ev.forced and k != MELD and k != TABLE:
         public[base + 5] |= 1 << ev.card
+
+
+def _first_id(a: int) -> int:
+    """The dense id that starts writing the engine action ``a`` (its only id, or the first
+    ``meld M`` of an R18 table, or a force before its target): a pure function of ``a``."""
+    k = kind_of(a)
+    if k == TURN_KIND:
+        return A_TURN
+    if k == MELD:
+        return A_MELD + MELD_ID[table_of(a)[0]]
+    if k == TABLE:
+        return A_MELD + _table_ids(a)[0]
+    if k == REFUSE_KIND:
+        return A_REFUSE_FORCE if force_of(a) else A_REFUSE
+    if k == THROW_KIND:
+        return (A_THROW_FORCE if force_of(a) else A_THROW) + thrown_card(a)
+    return A_FORCE_BACK
+
+
+_PLAIN_THROWS: tuple[int, ...] = tuple(throw_action(c) for c in range(40))
+"""The engine's plain ``throw c`` action per card (R13)."""
+_FIRST_ID: dict[int, int] = {}
+"""Memo of :func:`_first_id` (engine action ints repeat across deals)."""
 
 
 class Deal:
@@ -291,24 +315,13 @@ class Deal:
                     ids.add(A_DONE if len(t) == k else A_MELD + t[k])
             out = sorted(ids)
         else:
-            st = self.state
-            assert st is not None
+            memo = _FIRST_ID
             ids = set()
             for a in self.engine_legal():
-                k = kind_of(a)
-                if k == TURN_KIND:
-                    ids.add(A_TURN)
-                elif k == MELD:
-                    ids.add(A_MELD + MELD_ID[table_of(a)[0]])
-                elif k == TABLE:
-                    ids.add(A_MELD + _table_ids(a)[0])
-                elif k == REFUSE_KIND:
-                    ids.add(A_REFUSE_FORCE if force_of(a) else A_REFUSE)
-                elif k == THROW_KIND:
-                    c = thrown_card(a)
-                    ids.add((A_THROW_FORCE if force_of(a) else A_THROW) + c)
-                elif k == FORCE_KIND:
-                    ids.add(A_FORCE_BACK)
+                i = memo.get(a)
+                if i is None:
+                    i = memo[a] = _first_id(a)
+                ids.add(i)
             out = sorted(ids)
         self._legal_cache = out
         return out
@@ -376,18 +389,30 @@ class Deal:
                 self._engine(TURN)
             self._changed()
             return
-        if aid not in self.legal_actions():
+        legal = self._legal_cache
+        if legal is None:
+            legal = self.legal_actions()
+        if aid not in legal:
             raise ValueError(f"action id {aid!r} ({_safe_name(aid)}) is not legal now")
         self.history.append(aid)
         st = self.state
         assert st is not None
-        if aid == A_TURN:
+        if A_THROW <= aid < A_THROW_FORCE:  # the most frequent id first
+            self._engine(throw_action_plain(aid - A_THROW))
+        elif aid == A_TURN:
             if st.stock_pos < 40:
                 self.turning = True  # chance turns the card; the live card dies then (R10.1)
             else:
                 self._engine(TURN)  # R17: tablas
         elif aid == A_REFUSE:
             self._engine(REFUSE)
+        elif A_MELD <= aid < A_ONTO:
+            m = aid - A_MELD
+            if not self.rules.rearranging:
+                self._engine(meld_action(MELDS[m]))
+            else:
+                self.pending_table = self.pending_table + (m,)
+                self._meld_tables()
         elif aid == A_FORCE_BACK:
             self._engine(FORCE)
         elif aid == A_REFUSE_FORCE or A_THROW_FORCE <= aid < A_MELD:
@@ -401,21 +426,13 @@ class Deal:
                 self._engine(next(iter(targets.values())))
             else:
                 self.pending_force = (card, targets)
-        elif A_THROW <= aid < A_THROW_FORCE:
-            self._engine(throw_action_plain(aid - A_THROW))
         elif aid >= A_ONTO:
             assert self.pending_force is not None
             self._engine(self.pending_force[1][aid - A_ONTO])
-        elif A_MELD <= aid < A_ONTO:
-            m = aid - A_MELD
-            if not self.rules.rearranging:
-                self._engine(meld_action(MELDS[m]))
-            else:
-                self.pending_table = self.pending_table + (m,)
-                self._meld_tables()
         elif aid == A_DONE:
             self._engine(table_action([MELDS[m] for m in self.pending_table]))
-        self._changed()
+        self._legal_cache = None
+        self._view_cache = {}
 
     # ------------------------------------------------------------ engine actions
     def ids_of(self, action: int) -> list[int]:
@@ -518,9 +535,7 @@ class Deal:
 
 def throw_action_plain(card: int) -> int:
     """The engine's ``throw card`` action with no force (R13)."""
-    from ..engine import throw_action
-
-    return throw_action(card)
+    return _PLAIN_THROWS[card]
 
 
 def _safe_name(aid: int) -> str:
@@ -660,6 +675,124 @@ def encode_array(deal: Deal, seat: int, info: bool):  # -> numpy.ndarray
     if info:
         out[OBS_SIZE:] = planes[n:]
     return out
+
+
+_N_PLANES = len(CARD_PLANES)
+_PLANE_AT = tuple(40 * i for i in range(_N_PLANES)) + tuple(OBS_SIZE + 40 * i for i in range(len(HISTORY_PLANES)))
+"""Offset of each card plane (observation planes, then history planes) in the tensor."""
+_SC_AT = 40 * _N_PLANES
+
+
+def _fields(deal: Deal, seat: int, info: bool) -> tuple[list[int], list[float]]:
+    """The card-plane masks and scalars of :func:`encode_array`, read straight from the
+    public fields of the engine state and the seat's own hand — the same fields
+    :func:`~gameweave.engine.seat_view` copies for ``seat``, without building the frozen
+    view (R21: nothing of the opponent's hand but its size, nothing of the stock but its
+    size; a test checks that the result equals :func:`encode_array`'s at every step).
+    During the deal it falls back to :func:`encode_array`'s path."""
+    st = deal.state
+    if st is None:
+        arr = encode_array(deal, seat, info)
+        masks = [0] * (_N_PLANES + (len(HISTORY_PLANES) if info else 0))
+        masks[0] = sum(1 << c for c in deal.dealt_to(seat))
+        return masks, [float(x) for x in arr[_SC_AT:OBS_SIZE]]
+    opp = 1 - seat
+    rules = deal.rules
+    centre = st.card
+    forced = st.forced
+    to_act = st.to_act
+    phase = st.phase
+    hand = st.hands[seat]
+    masks = [hand, st.table_cards[seat], st.table_cards[opp], st.dead,
+             1 << centre if centre >= 0 else 0, 1 << forced if forced >= 0 else 0, 0]
+    sc = [0.0] * len(SCALARS)
+    me_to_act = to_act == seat and not deal.turning
+    if me_to_act:
+        if deal.pending_table:
+            pend = 0
+            for m in deal.pending_table:
+                pend |= MELDS[m]
+            masks[6] = pend
+            sc[7] = 1.0
+        elif deal.pending_force is not None:
+            masks[6] = 1 << deal.pending_force[0]
+            sc[8] = 1.0
+        sc[0] = 1.0
+    sc[1 + phase] = 1.0  # DECISION_NAMES is the engine's phase order
+    if centre >= 0:
+        lf = st.live_from
+        sc[9 if lf == opp else 10 if lf == seat else 11] = 1.0
+    if phase == PH_TAKE and deal.events:
+        last = deal.events[-1]
+        sc[12] = float(kind_of(last.action) == REFUSE_KIND and not last.forced)
+    sc[13] = (40 - st.stock_pos) / 20
+    sc[14] = hand.bit_count() / 10
+    sc[15] = st.hands[opp].bit_count() / 10  # its size only, as the view's hand_counts
+    sc[16] = st.table_counts[seat] / 11
+    sc[17] = st.table_counts[opp] / 11
+    sc[18] = float(deal.opener == seat)
+    sc[20] = float(rules.rearranging)
+    sc[21] = float(rules.force_back)
+    sc[22] = float(rules.max_sequence is not None)
+    if info:
+        pub = deal.public
+        masks += pub[6 * seat:6 * seat + 6]
+        masks += pub[6 * opp:6 * opp + 6]
+    return masks, sc
+
+
+class SeatEncoder:
+    """One seat's observation or information-state tensor, kept up to date between calls.
+
+    :meth:`encode` gives the same array as :func:`encode_array` (layout:
+    docs/RESEARCH.md) but rewrites only the cards and scalars that changed since its last
+    call, in a preallocated buffer, and returns a copy of it (the caller may keep it).
+    Its inputs are :func:`_fields`: the seat's view fields only (R21).
+
+    Args:
+        seat: 0 or 1.  ``info``: the information state (True) or the observation.
+    """
+
+    __slots__ = ("seat", "info", "_buf", "_mv", "_masks", "_sc")
+
+    def __init__(self, seat: int, info: bool = True):
+        import numpy as np
+
+        self.seat = seat
+        self.info = info
+        self._buf = np.zeros(INFO_SIZE if info else OBS_SIZE, np.float32)
+        self._mv = memoryview(self._buf)
+        self._masks = [0] * (_N_PLANES + (len(HISTORY_PLANES) if info else 0))
+        self._sc = [0.0] * len(SCALARS)
+
+    def encode(self, deal: Deal):  # -> numpy.ndarray
+        """The seat's tensor for ``deal`` now (a new float32 array)."""
+        masks, sc = _fields(deal, self.seat, self.info)
+        mv = self._mv
+        old = self._masks
+        if masks != old:
+            for at, new, was in zip(_PLANE_AT, masks, old):
+                if new != was:
+                    x = new ^ was
+                    while x:
+                        low = x & -x
+                        mv[at + low.bit_length() - 1] = 1.0 if new & low else 0.0
+                        x ^= low
+            self._masks = masks
+        mv[_SC_AT:OBS_SIZE] = _array("f", sc)
+        return self._buf.copy()
+
+
+def legal_mask(deal: Deal, seat: int):  # -> numpy.ndarray
+    """int8 0/1 per action id (:data:`NUM_ACTIONS`): the legal ids if ``seat`` is to act,
+    else all 0."""
+    import numpy as np
+
+    b = bytearray(NUM_ACTIONS)
+    if deal.current_player() == seat:
+        for a in deal.legal_actions():
+            b[a] = 1
+    return np.frombuffer(b, np.int8)
 
 
 def encode(deal: Deal, seat: int, buf: object, info: bool) -> None:

@@ -30,12 +30,12 @@ def play_chance(deal: Deal, rng: random.Random) -> None:
     deal.play_chance(rng)
 
 
-def observation_of(deal: Deal, seat: int) -> dict[str, np.ndarray]:
-    """The dict observation of ``seat`` (its view only, R21)."""
-    mask = np.zeros(core.NUM_ACTIONS, np.int8)
-    if deal.current_player() == seat:
-        mask[deal.legal_actions()] = 1
-    return {"observation": core.encode_array(deal, seat, True), "action_mask": mask}
+def observation_of(deal: Deal, seat: int, encoder: core.SeatEncoder | None = None) -> dict[str, np.ndarray]:
+    """The dict observation of ``seat`` (its view fields only, R21), through ``encoder``
+    (the seat's :class:`~gameweave.research.core.SeatEncoder`, kept between steps) or a
+    fresh one."""
+    enc = encoder if encoder is not None else core.SeatEncoder(seat)
+    return {"observation": enc.encode(deal), "action_mask": core.legal_mask(deal, seat)}
 
 
 class ConquianAEC(AECEnv):
@@ -64,6 +64,8 @@ class ConquianAEC(AECEnv):
         self._act_space = spaces.Discrete(core.NUM_ACTIONS)
         self._rng = random.Random()
         self.deal = Deal(self.rules, opener, stake)
+        self._encoders = (core.SeatEncoder(0), core.SeatEncoder(1))
+        self._seen: list[tuple[Deal | None, int, dict[str, np.ndarray] | None]] = [(None, -1, None)] * 2
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -85,7 +87,16 @@ class ConquianAEC(AECEnv):
         self.agent_selection = AGENTS[self.deal.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return observation_of(self.deal, AGENTS.index(agent))
+        """The agent's dict observation, built when asked and kept for the rest of the step
+        (a second ``observe``/``last`` in the same step returns the same dict)."""
+        seat = 0 if agent == "seat_1" else 1 if agent == "seat_2" else AGENTS.index(agent)
+        deal = self.deal
+        stamp = len(deal.history)
+        got_deal, got_stamp, got = self._seen[seat]
+        if got is None or got_deal is not deal or got_stamp != stamp:
+            got = observation_of(deal, seat, self._encoders[seat])
+            self._seen[seat] = (deal, stamp, got)
+        return got
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
