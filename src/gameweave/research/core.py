@@ -225,10 +225,9 @@ class Deal:
 
     def current_player(self) -> int:
         """Seat 0/1 to act, :data:`CHANCE` or :data:`TERMINAL`."""
-        if self.is_chance():
-            return CHANCE
         st = self.state
-        assert st is not None
+        if st is None or self.turning:
+            return CHANCE
         return TERMINAL if st.phase == PH_OVER else st.to_act
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -251,10 +250,17 @@ class Deal:
             rng.shuffle(pool)
             for c in pool[:20 - len(self.dealt)]:
                 self.apply(c)
-        if self.turning:
+        if self.turning:  # apply()'s chance branch, inlined: the card is in the stock
             st = self.state
             assert st is not None
-            self.apply(st.deck[st.stock_pos + int(rng.random() * (40 - st.stock_pos))])
+            pos = st.stock_pos
+            card = st.deck[pos + int(rng.random() * (40 - pos))]
+            st.set_next_stock_card(card)
+            self.history.append(card)
+            self.turning = False
+            self._engine(TURN)
+            self._legal_cache = None
+            self._view_cache = {}
 
     def returns(self) -> list[float]:
         """``[r0, r1]``: ``±stake`` to the winner/loser (R16, R20), 0 for tablas or unfinished."""
@@ -303,7 +309,8 @@ class Deal:
         got = self._legal_cache
         if got is not None:
             return got
-        if self.is_chance() or self.is_terminal():
+        st = self.state
+        if st is None or self.turning or st.phase == PH_OVER:
             return []
         if self.pending_force is not None:
             out = sorted(A_ONTO + m for m in self.pending_force[1])
@@ -316,13 +323,19 @@ class Deal:
             out = sorted(ids)
         else:
             memo = _FIRST_ID
-            ids = set()
-            for a in self.engine_legal():
+            engine = self.engine_legal()
+            if len(engine) == 1:
+                a = engine[0]
                 i = memo.get(a)
-                if i is None:
-                    i = memo[a] = _first_id(a)
-                ids.add(i)
-            out = sorted(ids)
+                out = [i if i is not None else _first_id(a)]
+            else:
+                ids = set()
+                for a in engine:
+                    i = memo.get(a)
+                    if i is None:
+                        i = memo[a] = _first_id(a)
+                    ids.add(i)
+                out = sorted(ids)
         self._legal_cache = out
         return out
 
@@ -753,7 +766,7 @@ class SeatEncoder:
         seat: 0 or 1.  ``info``: the information state (True) or the observation.
     """
 
-    __slots__ = ("seat", "info", "_buf", "_mv", "_masks", "_sc")
+    __slots__ = ("seat", "info", "_buf", "_mv", "_masks", "_sc", "_legal", "_lbuf", "_lmv")
 
     def __init__(self, seat: int, info: bool = True):
         import numpy as np
@@ -764,6 +777,23 @@ class SeatEncoder:
         self._mv = memoryview(self._buf)
         self._masks = [0] * (_N_PLANES + (len(HISTORY_PLANES) if info else 0))
         self._sc = [0.0] * len(SCALARS)
+        self._legal: list[int] = []
+        self._lbuf = np.zeros(NUM_ACTIONS, np.int8)
+        self._lmv = memoryview(self._lbuf)
+
+    def mask(self, deal: Deal):  # -> numpy.ndarray
+        """:func:`legal_mask` for this seat (a new int8 array), from a kept buffer in
+        which only the ids that stopped or started being legal are rewritten."""
+        legal = deal.legal_actions() if deal.current_player() == self.seat else []
+        was = self._legal
+        if legal is not was:
+            mv = self._lmv
+            for a in was:
+                mv[a] = 0
+            for a in legal:
+                mv[a] = 1
+            self._legal = legal
+        return self._lbuf.copy()
 
     def encode(self, deal: Deal):  # -> numpy.ndarray
         """The seat's tensor for ``deal`` now (a new float32 array)."""

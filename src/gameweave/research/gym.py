@@ -64,28 +64,32 @@ class ConquianEnv(gymnasium.Env):
         self._rng = random.Random()
         self.deal = Deal(self.rules, opener, stake)
         self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
+        self._encoder = core.SeatEncoder(seat)
 
     # ------------------------------------------------------------ internals
     def _obs(self) -> np.ndarray:
-        return core.encode_array(self.deal, self.seat, True)
+        """The agent's information-state tensor (its view fields only, R21), through its
+        kept :class:`~gameweave.research.core.SeatEncoder`."""
+        return self._encoder.encode(self.deal)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        mask = np.zeros(core.NUM_ACTIONS, np.int8)
-        if self.deal.current_player() == self.seat:
-            mask[self.deal.legal_actions()] = 1
-        return {"action_mask": mask, **extra}
+        info = {"action_mask": self._encoder.mask(self.deal)}
+        if extra:
+            info.update(extra)
+        return info
 
     def _opponent_plays(self) -> None:
         """Chance and the opponent act until the agent is to act or the deal is over."""
         deal = self.deal
         opp = 1 - self.seat
+        rand = self._rng.random
         while True:
-            play_chance(deal, self._rng)
+            deal.play_chance(self._rng)
             if deal.current_player() != opp:
                 return
             if self._bot is None:  # "uniform": one legal id, uniformly, from the env's generator
                 legal = deal.legal_actions()
-                deal.apply(legal[int(self._rng.random() * len(legal))])
+                deal.apply(legal[int(rand() * len(legal))])
                 continue
             view = deal.view(opp)
             assert view is not None
@@ -112,7 +116,7 @@ class ConquianEnv(gymnasium.Env):
         if deal.is_terminal():
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)
-        if a not in deal.legal_actions():
+        if a not in deal.legal_actions() or deal.current_player() != self.seat:
             return self._obs(), -float(self.stake), True, False, self._info(illegal_action=True)
         deal.apply(a)
         self._opponent_plays()

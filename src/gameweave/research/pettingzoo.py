@@ -35,7 +35,7 @@ def observation_of(deal: Deal, seat: int, encoder: core.SeatEncoder | None = Non
     (the seat's :class:`~gameweave.research.core.SeatEncoder`, kept between steps) or a
     fresh one."""
     enc = encoder if encoder is not None else core.SeatEncoder(seat)
-    return {"observation": enc.encode(deal), "action_mask": core.legal_mask(deal, seat)}
+    return {"observation": enc.encode(deal), "action_mask": enc.mask(deal)}
 
 
 class ConquianAEC(AECEnv):
@@ -106,17 +106,18 @@ class ConquianAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         deal = self.deal
         deal.apply(int(action))  # ValueError for an illegal id
-        play_chance(deal, self._rng)
-        self._clear_rewards()
+        deal.play_chance(self._rng)
         if deal.is_terminal():
+            self._clear_rewards()
             r = deal.returns()
             for i, a in enumerate(AGENTS):
                 self.rewards[a] = r[i]
                 self.terminations[a] = True
             self.infos = {a: {"status": deal.state.status} for a in AGENTS}
+            self._accumulate_rewards()
         else:
+            # rewards are all 0 until the deal ends: clearing and accumulating them is a no-op
             self.agent_selection = AGENTS[deal.current_player()]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
