@@ -102,8 +102,16 @@ def action_name(aid: int) -> str:
 
 
 def _table_ids(action: int) -> tuple[int, ...]:
-    """The meld ids of an engine ``meld`` action's result, ascending."""
-    return tuple(sorted(MELD_ID[m] for m in table_of(action)))
+    """The meld ids of an engine ``meld`` action's result, ascending (memoised: a pure
+    function of the action int)."""
+    got = _TABLE_IDS.get(action)
+    if got is None:
+        got = _TABLE_IDS[action] = tuple(sorted(MELD_ID[m] for m in table_of(action)))
+    return got
+
+
+_TABLE_IDS: dict[int, tuple[int, ...]] = {}
+_MELD_KINDS = (MELD, TABLE)
 
 
 def _unseen_of_deal(dealt: list[int]) -> list[int]:
@@ -172,7 +180,7 @@ class Deal:
 
     __slots__ = ("rules", "opener", "stake", "dealt", "state", "turning", "pending_table",
                  "pending_force", "history", "events", "public", "_legal_cache", "_view_cache", "_tables",
-                 "_engine_legal")
+                 "_engine_legal", "_sc_base")
 
     def __init__(self, rules: object = GAMEWEAVE, opener: int = 0, stake: int = 1):
         self.rules = find_profile(rules)  # type: ignore[arg-type]
@@ -192,6 +200,7 @@ class Deal:
         self._view_cache: dict[int, SeatView] = {}
         self._tables: list[tuple[int, ...]] | None = None
         self._engine_legal: list[int] | None = None
+        self._sc_base: list[list[float]] | None = None
 
     # ------------------------------------------------------------ copying
     def clone(self) -> Deal:
@@ -212,6 +221,7 @@ class Deal:
         d._view_cache = dict(self._view_cache)
         d._tables = self._tables
         d._engine_legal = self._engine_legal
+        d._sc_base = self._sc_base
         return d
 
     # ------------------------------------------------------------ queries
@@ -301,7 +311,7 @@ class Deal:
         if self._tables is None:
             st = self.state
             assert st is not None
-            self._tables = [_table_ids(a) for a in self.engine_legal() if kind_of(a) in (MELD, TABLE)]
+            self._tables = [_table_ids(a) for a in self.engine_legal() if kind_of(a) in _MELD_KINDS]
         return self._tables
 
     def legal_actions(self) -> list[int]:
@@ -718,7 +728,18 @@ def _fields(deal: Deal, seat: int, info: bool) -> tuple[list[int], list[float]]:
     hand = st.hands[seat]
     masks = [hand, st.table_cards[seat], st.table_cards[opp], st.dead,
              1 << centre if centre >= 0 else 0, 1 << forced if forced >= 0 else 0, 0]
-    sc = [0.0] * len(SCALARS)
+    bases = deal._sc_base
+    if bases is None:  # per seat, the scalars that stay the same for the whole deal
+        bases = []
+        for s in (0, 1):
+            base = [0.0] * len(SCALARS)
+            base[18] = float(deal.opener == s)
+            base[20] = float(rules.rearranging)
+            base[21] = float(rules.force_back)
+            base[22] = float(rules.max_sequence is not None)
+            bases.append(base)
+        deal._sc_base = bases
+    sc = bases[seat][:]
     me_to_act = to_act == seat and not deal.turning
     if me_to_act:
         if deal.pending_table:
@@ -743,10 +764,6 @@ def _fields(deal: Deal, seat: int, info: bool) -> tuple[list[int], list[float]]:
     sc[15] = st.hands[opp].bit_count() / 10  # its size only, as the view's hand_counts
     sc[16] = st.table_counts[seat] / 11
     sc[17] = st.table_counts[opp] / 11
-    sc[18] = float(deal.opener == seat)
-    sc[20] = float(rules.rearranging)
-    sc[21] = float(rules.force_back)
-    sc[22] = float(rules.max_sequence is not None)
     if info:
         pub = deal.public
         masks += pub[6 * seat:6 * seat + 6]
