@@ -255,11 +255,14 @@ class Deal:
         """Let chance act until a seat is to act or the deal is over, drawing each outcome
         uniformly (R8) with ``rng`` — the same distribution as :meth:`chance_outcomes`,
         without building it (the whole deal is one shuffle)."""
-        if self.state is None:
+        if self.state is None:  # apply()'s deal branch for the rest of the deal, at once
             pool = _unseen_of_deal(self.dealt)
             rng.shuffle(pool)
-            for c in pool[:20 - len(self.dealt)]:
-                self.apply(c)
+            rest = pool[:20 - len(self.dealt)]
+            self.history += rest
+            self.dealt += rest
+            self.state = GameState.new(self.dealt + _unseen_of_deal(self.dealt), opener=self.opener, rules=self.rules)
+            self._changed()
         if self.turning:  # apply()'s chance branch, inlined: the card is in the stock
             st = self.state
             assert st is not None
@@ -332,20 +335,14 @@ class Deal:
                     ids.add(A_DONE if len(t) == k else A_MELD + t[k])
             out = sorted(ids)
         else:
-            memo = _FIRST_ID
             engine = self.engine_legal()
-            if len(engine) == 1:
-                a = engine[0]
-                i = memo.get(a)
-                out = [i if i is not None else _first_id(a)]
-            else:
-                ids = set()
+            try:
+                out = sorted(set(map(_FIRST_ID.__getitem__, engine)))
+            except KeyError:  # an engine action not met before: memoise, then map
                 for a in engine:
-                    i = memo.get(a)
-                    if i is None:
-                        i = memo[a] = _first_id(a)
-                    ids.add(i)
-                out = sorted(ids)
+                    if a not in _FIRST_ID:
+                        _FIRST_ID[a] = _first_id(a)
+                out = sorted(set(map(_FIRST_ID.__getitem__, engine)))
         self._legal_cache = out
         return out
 
