@@ -225,3 +225,19 @@ def test_pettingzoo_observe_is_kept_for_the_step_and_returns_fresh_arrays() -> N
     nxt = env.last()[0]
     assert nxt is not first
     assert np.array_equal(first["observation"], kept)
+
+
+def test_gymnasium_seeded_reset_gives_gymnasiums_own_np_random() -> None:
+    """``reset(seed=s)`` builds ``np_random`` only when read, and it is the generator
+    gymnasium's own ``Env.reset(seed=s)`` makes; bad seeds raise gymnasium's error."""
+    import gymnasium
+
+    env = ggym.ConquianEnv(rules="classic", opponent="uniform")
+    ref = gymnasium.Env()
+    for seed in (0, 7, 2**40):
+        env.reset(seed=seed)
+        ref.reset(seed=seed)
+        assert env.np_random_seed == ref.np_random_seed == seed
+        assert env.np_random.integers(10**9, size=4).tolist() == ref.np_random.integers(10**9, size=4).tolist()
+    with pytest.raises(gymnasium.error.Error):
+        env.reset(seed=-1)

@@ -19,6 +19,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from ..bots import make_bot
 from . import core
@@ -97,9 +98,32 @@ class ConquianEnv(gymnasium.Env):
                 play_chance(deal, self._rng)
                 deal.apply(aid)
 
+    # ------------------------------------------------------------ numpy generator, made when read
+    _np_pending: int | None = None
+    _np_generator: np.random.Generator | None = None
+
+    @property  # type: ignore[override]
+    def _np_random(self) -> np.random.Generator | None:
+        """Gymnasium's ``_np_random``, built from the last ``reset(seed=...)`` only when
+        something reads it (this environment draws from its own ``random.Random``; building
+        a numpy generator at every seeded reset cost about 9 us)."""
+        if self._np_pending is not None:
+            self._np_generator, _ = seeding.np_random(self._np_pending)
+            self._np_pending = None
+        return self._np_generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._np_pending = None
+        self._np_generator = value
+
     # ------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
+        if seed is not None and isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
+            self._np_pending = seed  # what super().reset(seed=seed) sets, made lazily
+            self._np_random_seed = seed
+        else:
+            super().reset(seed=seed)  # None, or a bad seed (gymnasium's own error)
         if seed is not None:
             self._rng = random.Random(seed)
         bot_seed = self._rng.getrandbits(62)
