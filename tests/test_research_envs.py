@@ -183,7 +183,7 @@ def test_r21_kept_history_equals_the_engines_replayed_view(rules: str) -> None:
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r21_the_kept_encoders_equal_the_view_encoding_at_every_step(rules: str) -> None:
-    """The fast path (``core.SeatEncoder`` over ``core._fields``, kept across steps and
+    """The fast path (``core.SeatEncoder`` over ``core._bits``, used across steps and
     deals, and its kept mask) gives exactly the tensor that ``encode_array`` builds
     from the seat's ``SeatView``, and the mask of its legal ids, for both seats at every
     step — so it shows nothing the view does not (R21)."""

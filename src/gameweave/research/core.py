@@ -24,7 +24,6 @@ one sequence of ids and an id means the same in every state.
 from __future__ import annotations
 
 import random
-from array import array as _array
 from collections.abc import Callable
 
 from ..engine import (
@@ -121,24 +120,37 @@ def _unseen_of_deal(dealt: list[int]) -> list[int]:
     return [c for c in range(40) if not got >> c & 1]
 
 
-def _note(public: list[int], ev: PublicEvent) -> None:
+def _note(public: list[int], hist: list[int], ev: PublicEvent) -> None:
     """Add one public event to the history masks (``public[6 * seat + plane]``, the
-    :data:`HISTORY_PLANES` order per seat): only what the event shows (R21)."""
-    base = 6 * ev.seat
+    :data:`HISTORY_PLANES` order per seat) and to ``hist`` (per seat, the same twelve
+    planes as one int, the seat's own six first: bit ``40 * plane + card``): only what
+    the event shows (R21)."""
+    seat = ev.seat
+    base = 6 * seat
     k = kind_of(ev.action)
+    card = ev.card
+    adds = 0  # the event's six planes, bit 40 * plane + card
     if k == TURN_KIND:
-        if ev.card >= 0:
-            public[base] |= 1 << ev.card
+        if card >= 0:
+            public[base] |= 1 << card
+            adds = 1 << card
         if ev.died >= 0:
             public[base + 3] |= 1 << ev.died
+            adds |= 1 << (120 + ev.died)
     elif k == REFUSE_KIND:
-        public[base + 1] |= 1 << ev.card
+        public[base + 1] |= 1 << card
+        adds = 1 << (40 + card)
     elif k == THROW_KIND:
-        public[base + 2] |= 1 << ev.card
+        public[base + 2] |= 1 << card
+        adds = 1 << (80 + card)
     elif k == MELD or k == TABLE:
         public[base + 4] |= ev.from_hand
+        adds = ev.from_hand << 160
     if ev.forced and k != MELD and k != TABLE:
-        public[base + 5] |= 1 << ev.card
+        public[base + 5] |= 1 << card
+        adds |= 1 << (200 + card)
+    hist[seat] |= adds
+    hist[1 - seat] |= adds << 240
 
 
 def _first_id(a: int) -> int:
@@ -179,7 +191,7 @@ class Deal:
     """
 
     __slots__ = ("rules", "opener", "stake", "dealt", "state", "turning", "pending_table",
-                 "pending_force", "history", "events", "public", "_legal_cache", "_view_cache", "_tables",
+                 "pending_force", "history", "events", "public", "hist", "_legal_cache", "_view_cache", "_tables",
                  "_engine_legal", "_sc_base")
 
     def __init__(self, rules: object = GAMEWEAVE, opener: int = 0, stake: int = 1):
@@ -196,6 +208,7 @@ class Deal:
         self.history: list[int] = []
         self.events: list[PublicEvent] = []
         self.public: list[int] = [0] * 12
+        self.hist: list[int] = [0, 0]
         self._legal_cache: list[int] | None = None
         self._view_cache: dict[int, SeatView] = {}
         self._tables: list[tuple[int, ...]] | None = None
@@ -217,6 +230,7 @@ class Deal:
         d.history = self.history[:]
         d.events = self.events[:]
         d.public = self.public[:]
+        d.hist = self.hist[:]
         d._legal_cache = self._legal_cache
         d._view_cache = dict(self._view_cache)
         d._tables = self._tables
@@ -363,7 +377,7 @@ class Deal:
         assert st is not None
         ev = apply_public(st, action)  # the engine applies it and says what it showed (R21)
         self.events.append(ev)
-        _note(self.public, ev)
+        _note(self.public, self.hist, ev)
         self._tables = None
         self._engine_legal = None
         self.pending_table = ()
@@ -548,7 +562,7 @@ class Deal:
             d._view_cache = {seat: view}
             d.events = list(view.history)
             for ev in d.events:
-                _note(d.public, ev)
+                _note(d.public, d.hist, ev)
             return d
         raise RuntimeError("no world consistent with the seat's view was found")
 
@@ -698,35 +712,40 @@ def encode_array(deal: Deal, seat: int, info: bool):  # -> numpy.ndarray
 
 
 _N_PLANES = len(CARD_PLANES)
-_PLANE_AT = tuple(40 * i for i in range(_N_PLANES)) + tuple(OBS_SIZE + 40 * i for i in range(len(HISTORY_PLANES)))
-"""Offset of each card plane (observation planes, then history planes) in the tensor."""
 _SC_AT = 40 * _N_PLANES
+_NBYTES = (INFO_SIZE + 7) // 8
 
 
-def _fields(deal: Deal, seat: int, info: bool) -> tuple[list[int], list[float]]:
-    """The card-plane masks and scalars of :func:`encode_array`, read straight from the
-    public fields of the engine state and the seat's own hand — the same fields
+def _bits(deal: Deal, seat: int, info: bool) -> tuple[int, list[float]]:
+    """The card planes of :func:`encode_array` as one int (bit ``i`` is tensor entry
+    ``i``; the scalars' entries are 0) and its scalars, read straight from the public
+    fields of the engine state and the seat's own hand — the fields
     :func:`~gameweave.engine.seat_view` copies for ``seat``, without building the frozen
     view (R21: nothing of the opponent's hand but its size, nothing of the stock but its
-    size; a test checks that the result equals :func:`encode_array`'s at every step).
-    During the deal it falls back to :func:`encode_array`'s path."""
+    size; a test checks the result against :func:`encode_array` at every step) — and
+    the history planes kept from the public events (:attr:`Deal.hist`).  During the deal
+    it takes :func:`encode_array`'s path."""
     st = deal.state
     if st is None:
         arr = encode_array(deal, seat, info)
-        masks = [0] * (_N_PLANES + (len(HISTORY_PLANES) if info else 0))
-        masks[0] = sum(1 << c for c in deal.dealt_to(seat))
-        return masks, [float(x) for x in arr[_SC_AT:OBS_SIZE]]
+        mine = 0
+        for c in deal.dealt_to(seat):
+            mine |= 1 << c
+        return mine, [float(x) for x in arr[_SC_AT:OBS_SIZE]]
     opp = 1 - seat
-    rules = deal.rules
     centre = st.card
     forced = st.forced
-    to_act = st.to_act
     phase = st.phase
     hand = st.hands[seat]
-    masks = [hand, st.table_cards[seat], st.table_cards[opp], st.dead,
-             1 << centre if centre >= 0 else 0, 1 << forced if forced >= 0 else 0, 0]
+    tc = st.table_cards
+    big = hand | tc[seat] << 40 | tc[opp] << 80 | st.dead << 120
+    if centre >= 0:
+        big |= 1 << (160 + centre)
+    if forced >= 0:
+        big |= 1 << (200 + forced)
     bases = deal._sc_base
     if bases is None:  # per seat, the scalars that stay the same for the whole deal
+        rules = deal.rules
         bases = []
         for s in (0, 1):
             base = [0.0] * len(SCALARS)
@@ -737,16 +756,15 @@ def _fields(deal: Deal, seat: int, info: bool) -> tuple[list[int], list[float]]:
             bases.append(base)
         deal._sc_base = bases
     sc = bases[seat][:]
-    me_to_act = to_act == seat and not deal.turning
-    if me_to_act:
+    if st.to_act == seat and not deal.turning:
         if deal.pending_table:
             pend = 0
             for m in deal.pending_table:
                 pend |= MELDS[m]
-            masks[6] = pend
+            big |= pend << 240
             sc[7] = 1.0
         elif deal.pending_force is not None:
-            masks[6] = 1 << deal.pending_force[0]
+            big |= 1 << (240 + deal.pending_force[0])
             sc[8] = 1.0
         sc[0] = 1.0
     sc[1 + phase] = 1.0  # DECISION_NAMES is the engine's phase order
@@ -762,35 +780,30 @@ def _fields(deal: Deal, seat: int, info: bool) -> tuple[list[int], list[float]]:
     sc[16] = st.table_counts[seat] / 11
     sc[17] = st.table_counts[opp] / 11
     if info:
-        pub = deal.public
-        masks += pub[6 * seat:6 * seat + 6]
-        masks += pub[6 * opp:6 * opp + 6]
-    return masks, sc
+        big |= deal.hist[seat] << OBS_SIZE
+    return big, sc
 
 
 class SeatEncoder:
-    """One seat's observation or information-state tensor, kept up to date between calls.
+    """One seat's tensors for an environment: :meth:`encode` and :meth:`mask`.
 
-    :meth:`encode` gives the same array as :func:`encode_array` (layout:
-    docs/RESEARCH.md) but rewrites only the cards and scalars that changed since its last
-    call, in a preallocated buffer, and returns a copy of it (the caller may keep it).
-    Its inputs are :func:`_fields`: the seat's view fields only (R21).
+    :meth:`encode` gives exactly :func:`encode_array`'s array (layout: docs/RESEARCH.md)
+    without building a :class:`SeatView`: the card planes come from :func:`_bits` (the
+    seat's view fields only, R21) as one int, unpacked by numpy in one call.  Each call
+    returns a new array (the caller may keep it).
 
     Args:
         seat: 0 or 1.  ``info``: the information state (True) or the observation.
     """
 
-    __slots__ = ("seat", "info", "_buf", "_mv", "_masks", "_sc", "_legal", "_lbuf", "_lmv")
+    __slots__ = ("seat", "info", "_size", "_legal", "_lbuf", "_lmv")
 
     def __init__(self, seat: int, info: bool = True):
         import numpy as np
 
         self.seat = seat
         self.info = info
-        self._buf = np.zeros(INFO_SIZE if info else OBS_SIZE, np.float32)
-        self._mv = memoryview(self._buf)
-        self._masks = [0] * (_N_PLANES + (len(HISTORY_PLANES) if info else 0))
-        self._sc = [0.0] * len(SCALARS)
+        self._size = INFO_SIZE if info else OBS_SIZE
         self._legal: list[int] = []
         self._lbuf = np.zeros(NUM_ACTIONS, np.int8)
         self._lmv = memoryview(self._lbuf)
@@ -811,20 +824,13 @@ class SeatEncoder:
 
     def encode(self, deal: Deal):  # -> numpy.ndarray
         """The seat's tensor for ``deal`` now (a new float32 array)."""
-        masks, sc = _fields(deal, self.seat, self.info)
-        mv = self._mv
-        old = self._masks
-        if masks != old:
-            for at, new, was in zip(_PLANE_AT, masks, old):
-                if new != was:
-                    x = new ^ was
-                    while x:
-                        low = x & -x
-                        mv[at + low.bit_length() - 1] = 1.0 if new & low else 0.0
-                        x ^= low
-            self._masks = masks
-        mv[_SC_AT:OBS_SIZE] = _array("f", sc)
-        return self._buf.copy()
+        import numpy as np
+
+        big, sc = _bits(deal, self.seat, self.info)
+        raw = np.frombuffer(big.to_bytes(_NBYTES, "little"), np.uint8)
+        out = np.unpackbits(raw, count=self._size, bitorder="little").astype(np.float32)
+        out[_SC_AT:OBS_SIZE] = sc
+        return out
 
 
 def legal_mask(deal: Deal, seat: int):  # -> numpy.ndarray
