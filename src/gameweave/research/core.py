@@ -713,75 +713,86 @@ def encode_array(deal: Deal, seat: int, info: bool):  # -> numpy.ndarray
 
 _N_PLANES = len(CARD_PLANES)
 _SC_AT = 40 * _N_PLANES
-_NBYTES = (INFO_SIZE + 7) // 8
+_COUNTS_FROM = _SC_AT + SCALARS.index("stock_count")
+_COUNTS_TO = _SC_AT + SCALARS.index("opponent_table_count") + 1
+_COUNT_AT = range(_COUNTS_FROM, _COUNTS_TO)
+"""Entries of the five count scalars; every other scalar is 0/1."""
 
 
 def _bits(deal: Deal, seat: int, info: bool) -> tuple[int, list[float]]:
-    """The card planes of :func:`encode_array` as one int (bit ``i`` is tensor entry
-    ``i``; the scalars' entries are 0) and its scalars, read straight from the public
-    fields of the engine state and the seat's own hand — the fields
-    :func:`~gameweave.engine.seat_view` copies for ``seat``, without building the frozen
-    view (R21: nothing of the opponent's hand but its size, nothing of the stock but its
-    size; a test checks the result against :func:`encode_array` at every step) — and
-    the history planes kept from the public events (:attr:`Deal.hist`).  During the deal
-    it takes :func:`encode_array`'s path."""
+    """:func:`encode_array`'s tensor as one int and five counts: bit ``i`` is tensor
+    entry ``i`` for the card planes and the 0/1 scalars; the five count scalars
+    (``stock_count`` .. ``opponent_table_count``, entries 293..297) are returned apart.
+
+    Read straight from the public fields of the engine state and the seat's own hand —
+    the fields :func:`~gameweave.engine.seat_view` copies for ``seat``, without building
+    the frozen view (R21: nothing of the opponent's hand but its size, nothing of the
+    stock but its size; a test checks the result against :func:`encode_array` at every
+    step) — and the history planes kept from the public events (:attr:`Deal.hist`).
+    During the deal it takes :func:`encode_array`'s path."""
     st = deal.state
     if st is None:
         arr = encode_array(deal, seat, info)
-        mine = 0
+        big = 0
         for c in deal.dealt_to(seat):
-            mine |= 1 << c
-        return mine, [float(x) for x in arr[_SC_AT:OBS_SIZE]]
+            big |= 1 << c
+        for j in range(len(SCALARS)):
+            if _SC_AT + j not in _COUNT_AT and arr[_SC_AT + j]:
+                big |= 1 << (_SC_AT + j)
+        return big, [float(x) for x in arr[_COUNTS_FROM:_COUNTS_TO]]
     opp = 1 - seat
     centre = st.card
     forced = st.forced
     phase = st.phase
     hand = st.hands[seat]
     tc = st.table_cards
-    big = hand | tc[seat] << 40 | tc[opp] << 80 | st.dead << 120
-    if centre >= 0:
-        big |= 1 << (160 + centre)
-    if forced >= 0:
-        big |= 1 << (200 + forced)
     bases = deal._sc_base
-    if bases is None:  # per seat, the scalars that stay the same for the whole deal
+    if bases is None:  # per seat, the 0/1 scalars that stay the same for the whole deal
         rules = deal.rules
         bases = []
         for s in (0, 1):
-            base = [0.0] * len(SCALARS)
-            base[18] = float(deal.opener == s)
-            base[20] = float(rules.rearranging)
-            base[21] = float(rules.force_back)
-            base[22] = float(rules.max_sequence is not None)
-            bases.append(base)
+            base = (deal.opener == s) << 18 | rules.rearranging << 20 | rules.force_back << 21
+            base |= (rules.max_sequence is not None) << 22
+            bases.append(base << _SC_AT)
         deal._sc_base = bases
-    sc = bases[seat][:]
+    big = bases[seat] | hand | tc[seat] << 40 | tc[opp] << 80 | st.dead << 120 | 1 << (_SC_AT + 1 + phase)
+    if centre >= 0:
+        lf = st.live_from
+        big |= 1 << (160 + centre) | 1 << (_SC_AT + (9 if lf == opp else 10 if lf == seat else 11))
+    if forced >= 0:
+        big |= 1 << (200 + forced)
     if st.to_act == seat and not deal.turning:
         if deal.pending_table:
             pend = 0
             for m in deal.pending_table:
                 pend |= MELDS[m]
-            big |= pend << 240
-            sc[7] = 1.0
+            big |= pend << 240 | 1 << (_SC_AT + 7)
         elif deal.pending_force is not None:
-            big |= 1 << (240 + deal.pending_force[0])
-            sc[8] = 1.0
-        sc[0] = 1.0
-    sc[1 + phase] = 1.0  # DECISION_NAMES is the engine's phase order
-    if centre >= 0:
-        lf = st.live_from
-        sc[9 if lf == opp else 10 if lf == seat else 11] = 1.0
+            big |= 1 << (240 + deal.pending_force[0]) | 1 << (_SC_AT + 8)
+        big |= 1 << _SC_AT
     if phase == PH_TAKE and deal.events:
         last = deal.events[-1]
-        sc[12] = float(kind_of(last.action) == REFUSE_KIND and not last.forced)
-    sc[13] = (40 - st.stock_pos) / 20
-    sc[14] = hand.bit_count() / 10
-    sc[15] = st.hands[opp].bit_count() / 10  # its size only, as the view's hand_counts
-    sc[16] = st.table_counts[seat] / 11
-    sc[17] = st.table_counts[opp] / 11
+        if kind_of(last.action) == REFUSE_KIND and not last.forced:
+            big |= 1 << (_SC_AT + 12)
     if info:
         big |= deal.hist[seat] << OBS_SIZE
-    return big, sc
+    counts = [(40 - st.stock_pos) / 20, hand.bit_count() / 10,
+              st.hands[opp].bit_count() / 10,  # its size only, as the view's hand_counts
+              st.table_counts[seat] / 11, st.table_counts[opp] / 11]
+    return big, counts
+
+
+_BYTE_BITS: list[object] = []
+
+
+def _byte_bits():  # -> numpy.ndarray
+    """(256, 8) float32: the 8 bits of each byte value, lowest bit first (made once)."""
+    if not _BYTE_BITS:
+        import numpy as np
+
+        _BYTE_BITS.append(np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                                        bitorder="little").astype(np.float32))
+    return _BYTE_BITS[0]
 
 
 class SeatEncoder:
@@ -826,10 +837,11 @@ class SeatEncoder:
         """The seat's tensor for ``deal`` now (a new float32 array)."""
         import numpy as np
 
-        big, sc = _bits(deal, self.seat, self.info)
-        raw = np.frombuffer(big.to_bytes(_NBYTES, "little"), np.uint8)
-        out = np.unpackbits(raw, count=self._size, bitorder="little").astype(np.float32)
-        out[_SC_AT:OBS_SIZE] = sc
+        big, counts = _bits(deal, self.seat, self.info)
+        size = self._size
+        raw = np.frombuffer(big.to_bytes((size + 7) >> 3, "little"), np.uint8)
+        out = _byte_bits().take(raw, axis=0).reshape(-1)[:size]  # 8 floats per byte
+        out[_COUNTS_FROM:_COUNTS_TO] = counts
         return out
 
 

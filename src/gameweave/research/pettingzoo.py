@@ -23,6 +23,7 @@ from . import core
 from .core import Deal
 
 AGENTS = ("seat_1", "seat_2")
+_SEAT = {a: i for i, a in enumerate(AGENTS)}
 
 
 def play_chance(deal: Deal, rng: random.Random) -> None:
@@ -89,14 +90,16 @@ class ConquianAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's dict observation, built when asked and kept for the rest of the step
         (a second ``observe``/``last`` in the same step returns the same dict)."""
-        seat = 0 if agent == "seat_1" else 1 if agent == "seat_2" else AGENTS.index(agent)
+        seat = _SEAT[agent]
         deal = self.deal
         stamp = len(deal.history)
-        got_deal, got_stamp, got = self._seen[seat]
-        if got is None or got_deal is not deal or got_stamp != stamp:
-            got = observation_of(deal, seat, self._encoders[seat])
-            self._seen[seat] = (deal, stamp, got)
-        return got
+        got = self._seen[seat]
+        if got[0] is deal and got[1] == stamp and got[2] is not None:
+            return got[2]
+        enc = self._encoders[seat]
+        obs = {"observation": enc.encode(deal), "action_mask": enc.mask(deal)}
+        self._seen[seat] = (deal, stamp, obs)
+        return obs
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
