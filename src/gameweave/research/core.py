@@ -188,11 +188,15 @@ class Deal:
         pending_table: meld ids already put down in an R18 table being built.
         pending_force: ``(card, {meld id: engine action})`` while a force's target is chosen.
         history: every applied id, chance outcomes included (OpenSpiel's history).
+        stock_shuffled: True while the unturned stock is in a uniformly random order that
+            no seat has seen (dealt by :meth:`play_chance`, or :meth:`from_view`), so a
+            ``turn`` may turn its top card as the chance draw; False in a clone, so that
+            clones played on with their own generators draw their own cards.
     """
 
     __slots__ = ("rules", "opener", "stake", "dealt", "state", "turning", "pending_table",
                  "pending_force", "history", "events", "public", "hist", "_legal_cache", "_view_cache", "_tables",
-                 "_engine_legal", "_sc_base")
+                 "_engine_legal", "_sc_base", "stock_shuffled")
 
     def __init__(self, rules: object = GAMEWEAVE, opener: int = 0, stake: int = 1):
         self.rules = find_profile(rules)  # type: ignore[arg-type]
@@ -214,6 +218,7 @@ class Deal:
         self._tables: list[tuple[int, ...]] | None = None
         self._engine_legal: list[int] | None = None
         self._sc_base: list[list[float]] | None = None
+        self.stock_shuffled = False
 
     # ------------------------------------------------------------ copying
     def clone(self) -> Deal:
@@ -236,6 +241,7 @@ class Deal:
         d._tables = self._tables
         d._engine_legal = self._engine_legal
         d._sc_base = self._sc_base
+        d.stock_shuffled = False  # a clone draws its own turned cards (play_chance with its rng)
         return d
 
     # ------------------------------------------------------------ queries
@@ -268,21 +274,33 @@ class Deal:
     def play_chance(self, rng: random.Random) -> None:
         """Let chance act until a seat is to act or the deal is over, drawing each outcome
         uniformly (R8) with ``rng`` — the same distribution as :meth:`chance_outcomes`,
-        without building it (the whole deal is one shuffle)."""
+        without building it.
+
+        The rest of the deal is one shuffle, which also orders the stock uniformly; while
+        the stock is in such an order (:attr:`stock_shuffled`), turning its top card *is*
+        a uniform draw from the unturned stock (nothing any seat saw depends on the order
+        of the unturned cards, R21), so no card is moved.  Otherwise (a deal dealt by
+        explicit chance outcomes, whose stock order is a sorted placeholder) a uniformly
+        drawn card is brought to the top (:meth:`GameState.set_next_stock_card`)."""
         if self.state is None:  # apply()'s deal branch for the rest of the deal, at once
             pool = _unseen_of_deal(self.dealt)
             rng.shuffle(pool)
-            rest = pool[:20 - len(self.dealt)]
+            k = 20 - len(self.dealt)
+            rest = pool[:k]
             self.history += rest
             self.dealt += rest
-            self.state = GameState.new(self.dealt + _unseen_of_deal(self.dealt), opener=self.opener, rules=self.rules)
+            self.state = GameState.new(self.dealt + pool[k:], opener=self.opener, rules=self.rules)
+            self.stock_shuffled = True
             self._changed()
         if self.turning:  # apply()'s chance branch, inlined: the card is in the stock
             st = self.state
             assert st is not None
             pos = st.stock_pos
-            card = st.deck[pos + int(rng.random() * (40 - pos))]
-            st.set_next_stock_card(card)
+            if self.stock_shuffled:
+                card = st.deck[pos]
+            else:
+                card = st.deck[pos + int(rng.random() * (40 - pos))]
+                st.set_next_stock_card(card)
             self.history.append(card)
             self.turning = False
             self._engine(TURN)
@@ -559,6 +577,7 @@ class Deal:
             d = cls(view.rules, view.opener, stake)
             d.dealt = list(st.deck[:20])
             d.state = st
+            d.stock_shuffled = True  # the unseen stock was shuffled above
             d._view_cache = {seat: view}
             d.events = list(view.history)
             for ev in d.events:
