@@ -214,7 +214,7 @@ class Deal:
         self.public: list[int] = [0] * 12
         self.hist: list[int] = [0, 0]
         self._legal_cache: list[int] | None = None
-        self._view_cache: dict[int, SeatView] = {}
+        self._view_cache: dict[int, SeatView] | None = None
         self._tables: list[tuple[int, ...]] | None = None
         self._engine_legal: list[int] | None = None
         self._sc_base: list[list[float]] | None = None
@@ -237,7 +237,7 @@ class Deal:
         d.public = self.public[:]
         d.hist = self.hist[:]
         d._legal_cache = self._legal_cache
-        d._view_cache = dict(self._view_cache)
+        d._view_cache = dict(self._view_cache) if self._view_cache else None
         d._tables = self._tables
         d._engine_legal = self._engine_legal
         d._sc_base = self._sc_base
@@ -305,7 +305,7 @@ class Deal:
             self.turning = False
             self._engine(TURN)
             self._legal_cache = None
-            self._view_cache = {}
+            self._view_cache = None
 
     def returns(self) -> list[float]:
         """``[r0, r1]``: ``±stake`` to the winner/loser (R16, R20), 0 for tablas or unfinished."""
@@ -320,11 +320,14 @@ class Deal:
         """The seat's :class:`SeatView` (R21), cached per step; None during the deal."""
         if self.state is None:
             return None
-        v = self._view_cache.get(seat)
+        cache = self._view_cache
+        if cache is None:
+            cache = self._view_cache = {}
+        v = cache.get(seat)
         if v is None:
             st = self.state
             v = seat_view(st, seat, tuple(self.events), self.engine_legal() if st.to_act == seat else None)
-            self._view_cache[seat] = v
+            cache[seat] = v
         return v
 
     def dealt_to(self, seat: int) -> list[int]:
@@ -388,7 +391,7 @@ class Deal:
     # ------------------------------------------------------------ transitions
     def _changed(self) -> None:
         self._legal_cache = None
-        self._view_cache = {}
+        self._view_cache = None
 
     def _engine(self, action: int) -> None:
         st = self.state
@@ -450,7 +453,7 @@ class Deal:
         st = self.state
         assert st is not None
         if A_THROW <= aid < A_THROW_FORCE:  # the most frequent id first
-            self._engine(throw_action_plain(aid - A_THROW))
+            self._engine(_PLAIN_THROWS[aid - A_THROW])
         elif aid == A_TURN:
             if st.stock_pos < 40:
                 self.turning = True  # chance turns the card; the live card dies then (R10.1)
@@ -484,7 +487,7 @@ class Deal:
         elif aid == A_DONE:
             self._engine(table_action([MELDS[m] for m in self.pending_table]))
         self._legal_cache = None
-        self._view_cache = {}
+        self._view_cache = None
 
     # ------------------------------------------------------------ engine actions
     def ids_of(self, action: int) -> list[int]:
