@@ -977,7 +977,7 @@ def random_playout(deal: Deal, rng: random.Random) -> Deal:
 __all__ = [
     "A_DONE", "A_FORCE_BACK", "A_MELD", "A_ONTO", "A_REFUSE", "A_REFUSE_FORCE", "A_THROW",
     "A_THROW_FORCE", "A_TURN", "CARD_PLANES", "CHANCE", "Deal", "HISTORY_PLANES", "INFO_SIZE",
-    "MELDS", "NUM_ACTIONS", "OBS_SIZE", "SCALARS", "TERMINAL", "action_name", "encode",
-    "excluded_from_hand", "information_state_string", "observation_string", "random_playout",
+    "MELDS", "NUM_ACTIONS", "OBS_SIZE", "SCALARS", "SeatEncoder", "TERMINAL", "action_name", "encode",
+    "excluded_from_hand", "information_state_string", "legal_mask", "observation_string", "random_playout",
     "refuse_action", "render",
 ]
