@@ -61,3 +61,38 @@ def test_r21_apply_public_step_by_step_equals_the_replayed_history(rules: str) -
                 assert kept == seat_view(st, seat)
             events.append(apply_public(st, rng.choice(legal)))
         assert seat_view(st, 0, tuple(events)) == seat_view(st, 0)
+
+
+def test_r8_play_chance_turns_each_stock_card_uniformly() -> None:
+    """play_chance turns the top of the stock it shuffled at the deal (R8, R10.2): the
+    first turned card is uniform over the 20 cards left out of the hands; a clone draws
+    its own card with its own generator."""
+    import random
+    from collections import Counter
+
+    from gameweave.research import core
+
+    firsts: Counter[int] = Counter()
+    rng = random.Random(12)
+    n = 4000
+    for _ in range(n):
+        d = core.Deal("gameweave")
+        d.play_chance(rng)
+        stock = set(range(40)) - set(d.dealt)
+        d.apply(core.A_TURN)
+        d.play_chance(rng)
+        card = d.events[-1].card
+        assert card in stock
+        firsts[sorted(stock).index(card)] += 1  # rank of the turned card within the stock
+    # each of the 20 ranks expected n/20 = 200 times; a chi-square far beyond its 99.9 % point fails
+    chi2 = sum((firsts[i] - n / 20) ** 2 / (n / 20) for i in range(20))
+    assert chi2 < 43.8  # chi-square, 19 degrees of freedom, p = 0.001
+    d = core.Deal("gameweave")
+    d.play_chance(random.Random(1))
+    d.apply(core.A_TURN)
+    seen = set()
+    for seed in range(30):
+        c = d.clone()
+        c.play_chance(random.Random(seed))
+        seen.add(c.events[-1].card)
+    assert len(seen) > 5

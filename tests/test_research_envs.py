@@ -179,3 +179,65 @@ def test_r21_kept_history_equals_the_engines_replayed_view(rules: str) -> None:
             hand = arr[:40]
             assert [c for c in range(40) if hand[c]] == [c for c in range(40) if full.hand >> c & 1]
             d.apply(rng.choice(d.legal_actions()))
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_the_kept_encoders_equal_the_view_encoding_at_every_step(rules: str) -> None:
+    """The fast path (``core.SeatEncoder`` over ``core._bits``, used across steps and
+    deals, and its kept mask) gives exactly the tensor that ``encode_array`` builds
+    from the seat's ``SeatView``, and the mask of its legal ids, for both seats at every
+    step — so it shows nothing the view does not (R21)."""
+    rng = random.Random(f"kept-{rules}")
+    encoders = (core.SeatEncoder(0), core.SeatEncoder(1))
+    obs_encoders = (core.SeatEncoder(0, info=False), core.SeatEncoder(1, info=False))
+    steps = 0
+    for _ in range(8):
+        d = core.Deal(rules)
+        while not d.is_terminal():
+            for seat in (0, 1):
+                assert np.array_equal(encoders[seat].encode(d), core.encode_array(d, seat, True))
+                assert np.array_equal(obs_encoders[seat].encode(d), core.encode_array(d, seat, False))
+                mask = core.legal_mask(d, seat)
+                want = np.zeros(core.NUM_ACTIONS, np.int8)
+                if d.current_player() == seat:
+                    want[d.legal_actions()] = 1
+                assert np.array_equal(mask, want)
+                assert np.array_equal(encoders[seat].mask(d), want)
+            if d.is_chance():
+                d.apply(rng.choice(d.chance_outcomes())[0])
+            else:
+                d.apply(rng.choice(d.legal_actions()))
+                steps += 1
+        for seat in (0, 1):
+            assert np.array_equal(encoders[seat].encode(d), core.encode_array(d, seat, True))
+    assert steps > 100
+
+
+def test_pettingzoo_observe_is_kept_for_the_step_and_returns_fresh_arrays() -> None:
+    """A second ``last()`` in the same step returns the same observation; the next step's
+    observation is a new array, so a kept one is never rewritten."""
+    env = gpz.env(rules="gameweave")
+    env.reset(seed=3)
+    first = env.last()[0]
+    assert env.last()[0] is first
+    kept = first["observation"].copy()
+    env.step(int(first["action_mask"].nonzero()[0][0]))
+    nxt = env.last()[0]
+    assert nxt is not first
+    assert np.array_equal(first["observation"], kept)
+
+
+def test_gymnasium_seeded_reset_gives_gymnasiums_own_np_random() -> None:
+    """``reset(seed=s)`` builds ``np_random`` only when read, and it is the generator
+    gymnasium's own ``Env.reset(seed=s)`` makes; bad seeds raise gymnasium's error."""
+    import gymnasium
+
+    env = ggym.ConquianEnv(rules="classic", opponent="uniform")
+    ref = gymnasium.Env()
+    for seed in (0, 7, 2**40):
+        env.reset(seed=seed)
+        ref.reset(seed=seed)
+        assert env.np_random_seed == ref.np_random_seed == seed
+        assert env.np_random.integers(10**9, size=4).tolist() == ref.np_random.integers(10**9, size=4).tolist()
+    with pytest.raises(gymnasium.error.Error):
+        env.reset(seed=-1)

@@ -27,8 +27,8 @@ import random
 from collections.abc import Callable
 
 from ..engine import (
-    FORCE, GAMEWEAVE, PH_OVER, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
-    kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, thrown_card,
+    FORCE, GAMEWEAVE, PH_OVER, PH_TAKE, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
+    kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, throw_action, thrown_card,
 )
 from ..engine.view import apply_public
 from ..engine.actions import FORCE_KIND, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND
@@ -101,8 +101,16 @@ def action_name(aid: int) -> str:
 
 
 def _table_ids(action: int) -> tuple[int, ...]:
-    """The meld ids of an engine ``meld`` action's result, ascending."""
-    return tuple(sorted(MELD_ID[m] for m in table_of(action)))
+    """The meld ids of an engine ``meld`` action's result, ascending (memoised: a pure
+    function of the action int)."""
+    got = _TABLE_IDS.get(action)
+    if got is None:
+        got = _TABLE_IDS[action] = tuple(sorted(MELD_ID[m] for m in table_of(action)))
+    return got
+
+
+_TABLE_IDS: dict[int, tuple[int, ...]] = {}
+_MELD_KINDS = (MELD, TABLE)
 
 
 def _unseen_of_deal(dealt: list[int]) -> list[int]:
@@ -112,24 +120,60 @@ def _unseen_of_deal(dealt: list[int]) -> list[int]:
     return [c for c in range(40) if not got >> c & 1]
 
 
-def _note(public: list[int], ev: PublicEvent) -> None:
+def _note(public: list[int], hist: list[int], ev: PublicEvent) -> None:
     """Add one public event to the history masks (``public[6 * seat + plane]``, the
-    :data:`HISTORY_PLANES` order per seat): only what the event shows (R21)."""
-    base = 6 * ev.seat
+    :data:`HISTORY_PLANES` order per seat) and to ``hist`` (per seat, the same twelve
+    planes as one int, the seat's own six first: bit ``40 * plane + card``): only what
+    the event shows (R21)."""
+    seat = ev.seat
+    base = 6 * seat
     k = kind_of(ev.action)
+    card = ev.card
+    adds = 0  # the event's six planes, bit 40 * plane + card
     if k == TURN_KIND:
-        if ev.card >= 0:
-            public[base] |= 1 << ev.card
+        if card >= 0:
+            public[base] |= 1 << card
+            adds = 1 << card
         if ev.died >= 0:
             public[base + 3] |= 1 << ev.died
+            adds |= 1 << (120 + ev.died)
     elif k == REFUSE_KIND:
-        public[base + 1] |= 1 << ev.card
+        public[base + 1] |= 1 << card
+        adds = 1 << (40 + card)
     elif k == THROW_KIND:
-        public[base + 2] |= 1 << ev.card
+        public[base + 2] |= 1 << card
+        adds = 1 << (80 + card)
     elif k == MELD or k == TABLE:
         public[base + 4] |= ev.from_hand
+        adds = ev.from_hand << 160
     if ev.forced and k != MELD and k != TABLE:
-        public[base + 5] |= 1 << ev.card
+        public[base + 5] |= 1 << card
+        adds |= 1 << (200 + card)
+    hist[seat] |= adds
+    hist[1 - seat] |= adds << 240
+
+
+def _first_id(a: int) -> int:
+    """The dense id that starts writing the engine action ``a`` (its only id, or the first
+    ``meld M`` of an R18 table, or a force before its target): a pure function of ``a``."""
+    k = kind_of(a)
+    if k == TURN_KIND:
+        return A_TURN
+    if k == MELD:
+        return A_MELD + MELD_ID[table_of(a)[0]]
+    if k == TABLE:
+        return A_MELD + _table_ids(a)[0]
+    if k == REFUSE_KIND:
+        return A_REFUSE_FORCE if force_of(a) else A_REFUSE
+    if k == THROW_KIND:
+        return (A_THROW_FORCE if force_of(a) else A_THROW) + thrown_card(a)
+    return A_FORCE_BACK
+
+
+_PLAIN_THROWS: tuple[int, ...] = tuple(throw_action(c) for c in range(40))
+"""The engine's plain ``throw c`` action per card (R13)."""
+_FIRST_ID: dict[int, int] = {}
+"""Memo of :func:`_first_id` (engine action ints repeat across deals)."""
 
 
 class Deal:
@@ -144,11 +188,15 @@ class Deal:
         pending_table: meld ids already put down in an R18 table being built.
         pending_force: ``(card, {meld id: engine action})`` while a force's target is chosen.
         history: every applied id, chance outcomes included (OpenSpiel's history).
+        stock_shuffled: True while the unturned stock is in a uniformly random order that
+            no seat has seen (dealt by :meth:`play_chance`, or :meth:`from_view`), so a
+            ``turn`` may turn its top card as the chance draw; False in a clone, so that
+            clones played on with their own generators draw their own cards.
     """
 
     __slots__ = ("rules", "opener", "stake", "dealt", "state", "turning", "pending_table",
-                 "pending_force", "history", "events", "public", "_legal_cache", "_view_cache", "_tables",
-                 "_engine_legal")
+                 "pending_force", "history", "events", "public", "hist", "_legal_cache", "_view_cache", "_tables",
+                 "_engine_legal", "_sc_base", "stock_shuffled")
 
     def __init__(self, rules: object = GAMEWEAVE, opener: int = 0, stake: int = 1):
         self.rules = find_profile(rules)  # type: ignore[arg-type]
@@ -164,10 +212,13 @@ class Deal:
         self.history: list[int] = []
         self.events: list[PublicEvent] = []
         self.public: list[int] = [0] * 12
+        self.hist: list[int] = [0, 0]
         self._legal_cache: list[int] | None = None
-        self._view_cache: dict[int, SeatView] = {}
+        self._view_cache: dict[int, SeatView] | None = None
         self._tables: list[tuple[int, ...]] | None = None
         self._engine_legal: list[int] | None = None
+        self._sc_base: list[list[float]] | None = None
+        self.stock_shuffled = False
 
     # ------------------------------------------------------------ copying
     def clone(self) -> Deal:
@@ -184,10 +235,13 @@ class Deal:
         d.history = self.history[:]
         d.events = self.events[:]
         d.public = self.public[:]
+        d.hist = self.hist[:]
         d._legal_cache = self._legal_cache
-        d._view_cache = dict(self._view_cache)
+        d._view_cache = dict(self._view_cache) if self._view_cache else None
         d._tables = self._tables
         d._engine_legal = self._engine_legal
+        d._sc_base = self._sc_base
+        d.stock_shuffled = False  # a clone draws its own turned cards (play_chance with its rng)
         return d
 
     # ------------------------------------------------------------ queries
@@ -201,10 +255,9 @@ class Deal:
 
     def current_player(self) -> int:
         """Seat 0/1 to act, :data:`CHANCE` or :data:`TERMINAL`."""
-        if self.is_chance():
-            return CHANCE
         st = self.state
-        assert st is not None
+        if st is None or self.turning:
+            return CHANCE
         return TERMINAL if st.phase == PH_OVER else st.to_act
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -221,16 +274,38 @@ class Deal:
     def play_chance(self, rng: random.Random) -> None:
         """Let chance act until a seat is to act or the deal is over, drawing each outcome
         uniformly (R8) with ``rng`` — the same distribution as :meth:`chance_outcomes`,
-        without building it (the whole deal is one shuffle)."""
-        if self.state is None:
+        without building it.
+
+        The rest of the deal is one shuffle, which also orders the stock uniformly; while
+        the stock is in such an order (:attr:`stock_shuffled`), turning its top card *is*
+        a uniform draw from the unturned stock (nothing any seat saw depends on the order
+        of the unturned cards, R21), so no card is moved.  Otherwise (a deal dealt by
+        explicit chance outcomes, whose stock order is a sorted placeholder) a uniformly
+        drawn card is brought to the top (:meth:`GameState.set_next_stock_card`)."""
+        if self.state is None:  # apply()'s deal branch for the rest of the deal, at once
             pool = _unseen_of_deal(self.dealt)
             rng.shuffle(pool)
-            for c in pool[:20 - len(self.dealt)]:
-                self.apply(c)
-        if self.turning:
+            k = 20 - len(self.dealt)
+            rest = pool[:k]
+            self.history += rest
+            self.dealt += rest
+            self.state = GameState.new(self.dealt + pool[k:], opener=self.opener, rules=self.rules)
+            self.stock_shuffled = True
+            self._changed()
+        if self.turning:  # apply()'s chance branch, inlined: the card is in the stock
             st = self.state
             assert st is not None
-            self.apply(st.deck[st.stock_pos + int(rng.random() * (40 - st.stock_pos))])
+            pos = st.stock_pos
+            if self.stock_shuffled:
+                card = st.deck[pos]
+            else:
+                card = st.deck[pos + int(rng.random() * (40 - pos))]
+                st.set_next_stock_card(card)
+            self.history.append(card)
+            self.turning = False
+            self._engine(TURN)
+            self._legal_cache = None
+            self._view_cache = None
 
     def returns(self) -> list[float]:
         """``[r0, r1]``: ``±stake`` to the winner/loser (R16, R20), 0 for tablas or unfinished."""
@@ -245,11 +320,14 @@ class Deal:
         """The seat's :class:`SeatView` (R21), cached per step; None during the deal."""
         if self.state is None:
             return None
-        v = self._view_cache.get(seat)
+        cache = self._view_cache
+        if cache is None:
+            cache = self._view_cache = {}
+        v = cache.get(seat)
         if v is None:
             st = self.state
             v = seat_view(st, seat, tuple(self.events), self.engine_legal() if st.to_act == seat else None)
-            self._view_cache[seat] = v
+            cache[seat] = v
         return v
 
     def dealt_to(self, seat: int) -> list[int]:
@@ -271,7 +349,7 @@ class Deal:
         if self._tables is None:
             st = self.state
             assert st is not None
-            self._tables = [_table_ids(a) for a in self.engine_legal() if kind_of(a) in (MELD, TABLE)]
+            self._tables = [_table_ids(a) for a in self.engine_legal() if kind_of(a) in _MELD_KINDS]
         return self._tables
 
     def legal_actions(self) -> list[int]:
@@ -279,7 +357,8 @@ class Deal:
         got = self._legal_cache
         if got is not None:
             return got
-        if self.is_chance() or self.is_terminal():
+        st = self.state
+        if st is None or self.turning or st.phase == PH_OVER:
             return []
         if self.pending_force is not None:
             out = sorted(A_ONTO + m for m in self.pending_force[1])
@@ -291,25 +370,14 @@ class Deal:
                     ids.add(A_DONE if len(t) == k else A_MELD + t[k])
             out = sorted(ids)
         else:
-            st = self.state
-            assert st is not None
-            ids = set()
-            for a in self.engine_legal():
-                k = kind_of(a)
-                if k == TURN_KIND:
-                    ids.add(A_TURN)
-                elif k == MELD:
-                    ids.add(A_MELD + MELD_ID[table_of(a)[0]])
-                elif k == TABLE:
-                    ids.add(A_MELD + _table_ids(a)[0])
-                elif k == REFUSE_KIND:
-                    ids.add(A_REFUSE_FORCE if force_of(a) else A_REFUSE)
-                elif k == THROW_KIND:
-                    c = thrown_card(a)
-                    ids.add((A_THROW_FORCE if force_of(a) else A_THROW) + c)
-                elif k == FORCE_KIND:
-                    ids.add(A_FORCE_BACK)
-            out = sorted(ids)
+            engine = self.engine_legal()
+            try:
+                out = sorted(set(map(_FIRST_ID.__getitem__, engine)))
+            except KeyError:  # an engine action not met before: memoise, then map
+                for a in engine:
+                    if a not in _FIRST_ID:
+                        _FIRST_ID[a] = _first_id(a)
+                out = sorted(set(map(_FIRST_ID.__getitem__, engine)))
         self._legal_cache = out
         return out
 
@@ -323,14 +391,14 @@ class Deal:
     # ------------------------------------------------------------ transitions
     def _changed(self) -> None:
         self._legal_cache = None
-        self._view_cache = {}
+        self._view_cache = None
 
     def _engine(self, action: int) -> None:
         st = self.state
         assert st is not None
         ev = apply_public(st, action)  # the engine applies it and says what it showed (R21)
         self.events.append(ev)
-        _note(self.public, ev)
+        _note(self.public, self.hist, ev)
         self._tables = None
         self._engine_legal = None
         self.pending_table = ()
@@ -376,18 +444,30 @@ class Deal:
                 self._engine(TURN)
             self._changed()
             return
-        if aid not in self.legal_actions():
+        legal = self._legal_cache
+        if legal is None:
+            legal = self.legal_actions()
+        if aid not in legal:
             raise ValueError(f"action id {aid!r} ({_safe_name(aid)}) is not legal now")
         self.history.append(aid)
         st = self.state
         assert st is not None
-        if aid == A_TURN:
+        if A_THROW <= aid < A_THROW_FORCE:  # the most frequent id first
+            self._engine(_PLAIN_THROWS[aid - A_THROW])
+        elif aid == A_TURN:
             if st.stock_pos < 40:
                 self.turning = True  # chance turns the card; the live card dies then (R10.1)
             else:
                 self._engine(TURN)  # R17: tablas
         elif aid == A_REFUSE:
             self._engine(REFUSE)
+        elif A_MELD <= aid < A_ONTO:
+            m = aid - A_MELD
+            if not self.rules.rearranging:
+                self._engine(meld_action(MELDS[m]))
+            else:
+                self.pending_table = self.pending_table + (m,)
+                self._meld_tables()
         elif aid == A_FORCE_BACK:
             self._engine(FORCE)
         elif aid == A_REFUSE_FORCE or A_THROW_FORCE <= aid < A_MELD:
@@ -401,21 +481,13 @@ class Deal:
                 self._engine(next(iter(targets.values())))
             else:
                 self.pending_force = (card, targets)
-        elif A_THROW <= aid < A_THROW_FORCE:
-            self._engine(throw_action_plain(aid - A_THROW))
         elif aid >= A_ONTO:
             assert self.pending_force is not None
             self._engine(self.pending_force[1][aid - A_ONTO])
-        elif A_MELD <= aid < A_ONTO:
-            m = aid - A_MELD
-            if not self.rules.rearranging:
-                self._engine(meld_action(MELDS[m]))
-            else:
-                self.pending_table = self.pending_table + (m,)
-                self._meld_tables()
         elif aid == A_DONE:
             self._engine(table_action([MELDS[m] for m in self.pending_table]))
-        self._changed()
+        self._legal_cache = None
+        self._view_cache = None
 
     # ------------------------------------------------------------ engine actions
     def ids_of(self, action: int) -> list[int]:
@@ -508,19 +580,18 @@ class Deal:
             d = cls(view.rules, view.opener, stake)
             d.dealt = list(st.deck[:20])
             d.state = st
+            d.stock_shuffled = True  # the unseen stock was shuffled above
             d._view_cache = {seat: view}
             d.events = list(view.history)
             for ev in d.events:
-                _note(d.public, ev)
+                _note(d.public, d.hist, ev)
             return d
         raise RuntimeError("no world consistent with the seat's view was found")
 
 
 def throw_action_plain(card: int) -> int:
     """The engine's ``throw card`` action with no force (R13)."""
-    from ..engine import throw_action
-
-    return throw_action(card)
+    return _PLAIN_THROWS[card]
 
 
 def _safe_name(aid: int) -> str:
@@ -662,6 +733,152 @@ def encode_array(deal: Deal, seat: int, info: bool):  # -> numpy.ndarray
     return out
 
 
+_N_PLANES = len(CARD_PLANES)
+_SC_AT = 40 * _N_PLANES
+_COUNTS_FROM = _SC_AT + SCALARS.index("stock_count")
+_COUNTS_TO = _SC_AT + SCALARS.index("opponent_table_count") + 1
+_COUNT_AT = range(_COUNTS_FROM, _COUNTS_TO)
+"""Entries of the five count scalars; every other scalar is 0/1."""
+
+
+def _bits(deal: Deal, seat: int, info: bool) -> tuple[int, list[float]]:
+    """:func:`encode_array`'s tensor as one int and five counts: bit ``i`` is tensor
+    entry ``i`` for the card planes and the 0/1 scalars; the five count scalars
+    (``stock_count`` .. ``opponent_table_count``, entries 293..297) are returned apart.
+
+    Read straight from the public fields of the engine state and the seat's own hand —
+    the fields :func:`~gameweave.engine.seat_view` copies for ``seat``, without building
+    the frozen view (R21: nothing of the opponent's hand but its size, nothing of the
+    stock but its size; a test checks the result against :func:`encode_array` at every
+    step) — and the history planes kept from the public events (:attr:`Deal.hist`).
+    During the deal it takes :func:`encode_array`'s path."""
+    st = deal.state
+    if st is None:
+        arr = encode_array(deal, seat, info)
+        big = 0
+        for c in deal.dealt_to(seat):
+            big |= 1 << c
+        for j in range(len(SCALARS)):
+            if _SC_AT + j not in _COUNT_AT and arr[_SC_AT + j]:
+                big |= 1 << (_SC_AT + j)
+        return big, [float(x) for x in arr[_COUNTS_FROM:_COUNTS_TO]]
+    opp = 1 - seat
+    centre = st.card
+    forced = st.forced
+    phase = st.phase
+    hand = st.hands[seat]
+    tc = st.table_cards
+    bases = deal._sc_base
+    if bases is None:  # per seat, the 0/1 scalars that stay the same for the whole deal
+        rules = deal.rules
+        bases = []
+        for s in (0, 1):
+            base = (deal.opener == s) << 18 | rules.rearranging << 20 | rules.force_back << 21
+            base |= (rules.max_sequence is not None) << 22
+            bases.append(base << _SC_AT)
+        deal._sc_base = bases
+    big = bases[seat] | hand | tc[seat] << 40 | tc[opp] << 80 | st.dead << 120 | 1 << (_SC_AT + 1 + phase)
+    if centre >= 0:
+        lf = st.live_from
+        big |= 1 << (160 + centre) | 1 << (_SC_AT + (9 if lf == opp else 10 if lf == seat else 11))
+    if forced >= 0:
+        big |= 1 << (200 + forced)
+    if st.to_act == seat and not deal.turning:
+        if deal.pending_table:
+            pend = 0
+            for m in deal.pending_table:
+                pend |= MELDS[m]
+            big |= pend << 240 | 1 << (_SC_AT + 7)
+        elif deal.pending_force is not None:
+            big |= 1 << (240 + deal.pending_force[0]) | 1 << (_SC_AT + 8)
+        big |= 1 << _SC_AT
+    if phase == PH_TAKE and deal.events:
+        last = deal.events[-1]
+        if kind_of(last.action) == REFUSE_KIND and not last.forced:
+            big |= 1 << (_SC_AT + 12)
+    if info:
+        big |= deal.hist[seat] << OBS_SIZE
+    counts = [(40 - st.stock_pos) / 20, hand.bit_count() / 10,
+              st.hands[opp].bit_count() / 10,  # its size only, as the view's hand_counts
+              st.table_counts[seat] / 11, st.table_counts[opp] / 11]
+    return big, counts
+
+
+_BYTE_BITS: list[object] = []
+
+
+def _byte_bits():  # -> numpy.ndarray
+    """(256, 8) float32: the 8 bits of each byte value, lowest bit first (made once)."""
+    if not _BYTE_BITS:
+        import numpy as np
+
+        _BYTE_BITS.append(np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                                        bitorder="little").astype(np.float32))
+    return _BYTE_BITS[0]
+
+
+class SeatEncoder:
+    """One seat's tensors for an environment: :meth:`encode` and :meth:`mask`.
+
+    :meth:`encode` gives exactly :func:`encode_array`'s array (layout: docs/RESEARCH.md)
+    without building a :class:`SeatView`: the card planes come from :func:`_bits` (the
+    seat's view fields only, R21) as one int, unpacked by numpy in one call.  Each call
+    returns a new array (the caller may keep it).
+
+    Args:
+        seat: 0 or 1.  ``info``: the information state (True) or the observation.
+    """
+
+    __slots__ = ("seat", "info", "_size", "_legal", "_lbuf", "_lmv")
+
+    def __init__(self, seat: int, info: bool = True):
+        import numpy as np
+
+        self.seat = seat
+        self.info = info
+        self._size = INFO_SIZE if info else OBS_SIZE
+        self._legal: list[int] = []
+        self._lbuf = np.zeros(NUM_ACTIONS, np.int8)
+        self._lmv = memoryview(self._lbuf)
+
+    def mask(self, deal: Deal):  # -> numpy.ndarray
+        """:func:`legal_mask` for this seat (a new int8 array), from a kept buffer in
+        which only the ids that stopped or started being legal are rewritten."""
+        legal = deal.legal_actions() if deal.current_player() == self.seat else []
+        was = self._legal
+        if legal is not was:
+            mv = self._lmv
+            for a in was:
+                mv[a] = 0
+            for a in legal:
+                mv[a] = 1
+            self._legal = legal
+        return self._lbuf.copy()
+
+    def encode(self, deal: Deal):  # -> numpy.ndarray
+        """The seat's tensor for ``deal`` now (a new float32 array)."""
+        import numpy as np
+
+        big, counts = _bits(deal, self.seat, self.info)
+        size = self._size
+        raw = np.frombuffer(big.to_bytes((size + 7) >> 3, "little"), np.uint8)
+        out = _byte_bits().take(raw, axis=0).reshape(-1)[:size]  # 8 floats per byte
+        out[_COUNTS_FROM:_COUNTS_TO] = counts
+        return out
+
+
+def legal_mask(deal: Deal, seat: int):  # -> numpy.ndarray
+    """int8 0/1 per action id (:data:`NUM_ACTIONS`): the legal ids if ``seat`` is to act,
+    else all 0."""
+    import numpy as np
+
+    b = bytearray(NUM_ACTIONS)
+    if deal.current_player() == seat:
+        for a in deal.legal_actions():
+            b[a] = 1
+    return np.frombuffer(b, np.int8)
+
+
 def encode(deal: Deal, seat: int, buf: object, info: bool) -> None:
     """Write :func:`encode_array` into ``buf`` (a list or array of the right size)."""
     arr = encode_array(deal, seat, info)
@@ -760,7 +977,7 @@ def random_playout(deal: Deal, rng: random.Random) -> Deal:
 __all__ = [
     "A_DONE", "A_FORCE_BACK", "A_MELD", "A_ONTO", "A_REFUSE", "A_REFUSE_FORCE", "A_THROW",
     "A_THROW_FORCE", "A_TURN", "CARD_PLANES", "CHANCE", "Deal", "HISTORY_PLANES", "INFO_SIZE",
-    "MELDS", "NUM_ACTIONS", "OBS_SIZE", "SCALARS", "TERMINAL", "action_name", "encode",
-    "excluded_from_hand", "information_state_string", "observation_string", "random_playout",
+    "MELDS", "NUM_ACTIONS", "OBS_SIZE", "SCALARS", "SeatEncoder", "TERMINAL", "action_name", "encode",
+    "excluded_from_hand", "information_state_string", "legal_mask", "observation_string", "random_playout",
     "refuse_action", "render",
 ]

@@ -19,6 +19,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 
 from ..bots import make_bot
 from . import core
@@ -64,28 +65,32 @@ class ConquianEnv(gymnasium.Env):
         self._rng = random.Random()
         self.deal = Deal(self.rules, opener, stake)
         self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
+        self._encoder = core.SeatEncoder(seat)
 
     # ------------------------------------------------------------ internals
     def _obs(self) -> np.ndarray:
-        return core.encode_array(self.deal, self.seat, True)
+        """The agent's information-state tensor (its view fields only, R21), through its
+        kept :class:`~gameweave.research.core.SeatEncoder`."""
+        return self._encoder.encode(self.deal)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        mask = np.zeros(core.NUM_ACTIONS, np.int8)
-        if self.deal.current_player() == self.seat:
-            mask[self.deal.legal_actions()] = 1
-        return {"action_mask": mask, **extra}
+        info = {"action_mask": self._encoder.mask(self.deal)}
+        if extra:
+            info.update(extra)
+        return info
 
     def _opponent_plays(self) -> None:
         """Chance and the opponent act until the agent is to act or the deal is over."""
         deal = self.deal
         opp = 1 - self.seat
+        rand = self._rng.random
         while True:
-            play_chance(deal, self._rng)
+            deal.play_chance(self._rng)
             if deal.current_player() != opp:
                 return
             if self._bot is None:  # "uniform": one legal id, uniformly, from the env's generator
                 legal = deal.legal_actions()
-                deal.apply(legal[int(self._rng.random() * len(legal))])
+                deal.apply(legal[int(rand() * len(legal))])
                 continue
             view = deal.view(opp)
             assert view is not None
@@ -93,9 +98,32 @@ class ConquianEnv(gymnasium.Env):
                 play_chance(deal, self._rng)
                 deal.apply(aid)
 
+    # ------------------------------------------------------------ numpy generator, made when read
+    _np_pending: int | None = None
+    _np_generator: np.random.Generator | None = None
+
+    @property  # type: ignore[override]
+    def _np_random(self) -> np.random.Generator | None:
+        """Gymnasium's ``_np_random``, built from the last ``reset(seed=...)`` only when
+        something reads it (this environment draws from its own ``random.Random``; building
+        a numpy generator at every seeded reset cost about 9 us)."""
+        if self._np_pending is not None:
+            self._np_generator, _ = seeding.np_random(self._np_pending)
+            self._np_pending = None
+        return self._np_generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._np_pending = None
+        self._np_generator = value
+
     # ------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
+        if seed is not None and isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0:
+            self._np_pending = seed  # what super().reset(seed=seed) sets, made lazily
+            self._np_random_seed = seed
+        else:
+            super().reset(seed=seed)  # None, or a bad seed (gymnasium's own error)
         if seed is not None:
             self._rng = random.Random(seed)
         bot_seed = self._rng.getrandbits(62)
@@ -112,7 +140,7 @@ class ConquianEnv(gymnasium.Env):
         if deal.is_terminal():
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)
-        if a not in deal.legal_actions():
+        if a not in deal.legal_actions() or deal.current_player() != self.seat:
             return self._obs(), -float(self.stake), True, False, self._info(illegal_action=True)
         deal.apply(a)
         self._opponent_plays()

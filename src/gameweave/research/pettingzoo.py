@@ -23,6 +23,7 @@ from . import core
 from .core import Deal
 
 AGENTS = ("seat_1", "seat_2")
+_SEAT = {a: i for i, a in enumerate(AGENTS)}
 
 
 def play_chance(deal: Deal, rng: random.Random) -> None:
@@ -30,12 +31,12 @@ def play_chance(deal: Deal, rng: random.Random) -> None:
     deal.play_chance(rng)
 
 
-def observation_of(deal: Deal, seat: int) -> dict[str, np.ndarray]:
-    """The dict observation of ``seat`` (its view only, R21)."""
-    mask = np.zeros(core.NUM_ACTIONS, np.int8)
-    if deal.current_player() == seat:
-        mask[deal.legal_actions()] = 1
-    return {"observation": core.encode_array(deal, seat, True), "action_mask": mask}
+def observation_of(deal: Deal, seat: int, encoder: core.SeatEncoder | None = None) -> dict[str, np.ndarray]:
+    """The dict observation of ``seat`` (its view fields only, R21), through ``encoder``
+    (the seat's :class:`~gameweave.research.core.SeatEncoder`, kept between steps) or a
+    fresh one."""
+    enc = encoder if encoder is not None else core.SeatEncoder(seat)
+    return {"observation": enc.encode(deal), "action_mask": enc.mask(deal)}
 
 
 class ConquianAEC(AECEnv):
@@ -64,6 +65,8 @@ class ConquianAEC(AECEnv):
         self._act_space = spaces.Discrete(core.NUM_ACTIONS)
         self._rng = random.Random()
         self.deal = Deal(self.rules, opener, stake)
+        self._encoders = (core.SeatEncoder(0), core.SeatEncoder(1))
+        self._seen: list[tuple[Deal | None, int, dict[str, np.ndarray] | None]] = [(None, -1, None)] * 2
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -85,7 +88,18 @@ class ConquianAEC(AECEnv):
         self.agent_selection = AGENTS[self.deal.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return observation_of(self.deal, AGENTS.index(agent))
+        """The agent's dict observation, built when asked and kept for the rest of the step
+        (a second ``observe``/``last`` in the same step returns the same dict)."""
+        seat = _SEAT[agent]
+        deal = self.deal
+        stamp = len(deal.history)
+        got = self._seen[seat]
+        if got[0] is deal and got[1] == stamp and got[2] is not None:
+            return got[2]
+        enc = self._encoders[seat]
+        obs = {"observation": enc.encode(deal), "action_mask": enc.mask(deal)}
+        self._seen[seat] = (deal, stamp, obs)
+        return obs
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -95,17 +109,18 @@ class ConquianAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         deal = self.deal
         deal.apply(int(action))  # ValueError for an illegal id
-        play_chance(deal, self._rng)
-        self._clear_rewards()
+        deal.play_chance(self._rng)
         if deal.is_terminal():
+            self._clear_rewards()
             r = deal.returns()
             for i, a in enumerate(AGENTS):
                 self.rewards[a] = r[i]
                 self.terminations[a] = True
             self.infos = {a: {"status": deal.state.status} for a in AGENTS}
+            self._accumulate_rewards()
         else:
+            # rewards are all 0 until the deal ends: clearing and accumulating them is a no-op
             self.agent_selection = AGENTS[deal.current_player()]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
