@@ -11,3 +11,5 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+from . import analyze as _analyze  # noqa: E402,F401  (registers `analyze`; needs `app` above)
