@@ -35,7 +35,7 @@ MISTAKE_DROP = 0.10
 """A decision is a mistake when the best alternative's win chance exceeds the played
 action's by this much (ten percentage points) or more."""
 
-ANALYSIS_WORLDS = 160
+ANALYSIS_WORLDS = 400
 """Sampled worlds per action for each analysed decision (common to every action)."""
 
 

@@ -61,13 +61,14 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "plays sensibly half the time and at random otherwise", "noisy",
-          {"base": "greedy", "noise": 0.5}),
-    Level("casual", "rules of thumb with a slip one move in eight", "noisy",
-          {"base": "greedy", "noise": 0.125}),
+    Level("beginner", "plays at random three moves in four, sensibly otherwise", "noisy",
+          {"base": "greedy", "noise": 0.75}),
+    Level("casual", "rules of thumb with a slip about one move in three", "noisy",
+          {"base": "greedy", "noise": 0.3}),
     Level("intermediate", "rules of thumb: melds what helps, throws what is safe", "greedy", {}),
-    Level("expert", "searches 100 simulated deals a move", "search", {"iterations": 100}),
-    Level("master", "the strongest search, answering within a second", "search", {"iterations": 800}),
+    Level("expert", "searches 400 simulated deals a move (the default search)", "search", {"iterations": 400}),
+    Level("master", "searches 2,400 simulated deals a move, answering within a second", "search",
+          {"iterations": 2400}),
 )
 """The levels, weakest first (measured spacing in docs/BOTS.md)."""
 

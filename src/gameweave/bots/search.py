@@ -39,6 +39,9 @@ from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_a
 DEFAULT_ITERATIONS = 400
 """Default playouts per non-trivial decision (p95 decision time well under 1 s)."""
 
+_STOCK_C = 4
+"""``stock_scaled``: the budget is ``iterations * min(4, (20 + C) / (stock + C))``."""
+
 Policy = Callable[[GameState, random.Random], int]
 Sampler = Callable[[SeatView, random.Random], tuple[int, list[int]]]
 
@@ -234,7 +237,10 @@ class SearchBot(Bot):
     ``decline`` (playout switches of :func:`make_policy`), ``informed`` (True: the R12 proof and
     weighted declines, :func:`~gameweave.bots.determinize.sample_informed`; False:
     search-v1's sampler), ``policy`` (a playout policy replacing :func:`make_policy`'s),
-    ``estimate_worlds`` (worlds per action of :meth:`estimate`, default 64).
+    ``estimate_worlds`` (worlds per action of :meth:`estimate`, default 64),
+    ``stock_scaled`` (the playout budget grows as the stock shrinks, up to 4x: a
+    playout from a short stock is short, so the endgame gets more samples for about
+    the same time).
     """
 
     name = "search"
@@ -242,7 +248,7 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                  seconds: float | None = None, prior: float = 2.0, width: int = 6,
                  force: bool = False, peek: bool = False, decline: int = 0, informed: bool = True,
-                 policy: Policy | None = None, estimate_worlds: int = 64):
+                 policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False):
         super().__init__(seed)
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -255,6 +261,7 @@ class SearchBot(Bot):
         self.informed = informed
         self.policy = policy or make_policy(force=force, peek=peek, decline=decline)
         self.estimate_worlds = estimate_worlds
+        self.stock_scaled = stock_scaled
 
     def _sample(self, view: SeatView, rng: random.Random) -> tuple[int, list[int]]:
         return sample_informed(view, rng) if self.informed else sample_world(view, rng)
@@ -288,6 +295,8 @@ class SearchBot(Bot):
         alive = list(range(n_act))
         total = [0.0] * n_act
         budget = self.iterations
+        if self.stock_scaled:  # a short stock means short playouts: the same time buys more of them
+            budget = int(budget * min(4.0, (20 + _STOCK_C) / (view.stock_count + _STOCK_C)))
         rounds = max(1, math.ceil(math.log2(n_act)))
         total[legal.index(greedy)] += self.prior * 0.5  # near-ties go to the greedy choice
         spent = 0

@@ -27,7 +27,7 @@ def analyze(
     seat: int | None = typer.Option(None, "--seat", min=1, max=2, help="Only this seat's decisions (1 or 2)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the estimates (same seed, same numbers)."),
     worlds: int | None = typer.Option(None, "--worlds", min=1,
-                                      help="Sampled deals per action and decision (default 160)."),
+                                      help="Sampled deals per action and decision (default 400)."),
 ) -> None:
     """Analyse recorded deals like a chess site's game analysis: for each decision (more
     than one legal action) the win chance of the move played and of the best alternative,
