@@ -203,9 +203,9 @@ def test_estimate_of_a_winning_meld_is_a_certain_win():
 
 def test_r15_force_policy_forces_and_peek_policy_is_legal():
     rng = random.Random(0)
-    pol = make_policy(force=True, peek=True)
     forced = 0
     for d in range(30):
+        pol = make_policy(force=True, peek=True, decline=3 if d & 1 else 0)
         st = GameState.new(seed=d, rules=PROFILE_NAMES[d % 3])
         while not st.is_over:
             a = pol(st, rng)
@@ -213,6 +213,16 @@ def test_r15_force_policy_forces_and_peek_policy_is_legal():
             forced += format_action(a).endswith(tuple("0123456789")) or "force" in format_action(a)
             st.apply(a)
     assert forced > 0
+
+
+def test_search_options_play_legally():
+    st = GameState.new(seed=5, rules="classic")
+    bot = SearchBot(seed=1, iterations=20, stock_scaled=True, force=True, decline=6, width=0)
+    while not st.is_over:
+        v = seat_view(st, st.to_act)
+        st.play(bot.choose(v), seat=v.seat)
+    with pytest.raises(ValueError):
+        SearchBot(estimate_worlds=0)
 
 
 def test_search_v1_is_kept_and_the_new_search_is_the_default():
