@@ -2,8 +2,8 @@
 configuration (issue 11; the ladder with its measured Elo is in docs/BOTS.md).
 
 ``make_level(name, seed=None)`` builds the level's bot; ``level_names()`` lists them
-weakest first.  The levels are also registered as bot names, so ``make_bot("expert")``
-and ``gameweave arena master expert`` work.  Every level decides from its seat's view
+weakest first.  The levels are also registered as bot names, so ``make_bot("casual")``
+and ``gameweave arena master intermediate`` work.  Every level decides from its seat's view
 only (R21) and is a pure function of (seed, view).
 
 The weaker levels are the ``greedy`` bot that, at a fixed rate, plays a uniformly random
@@ -66,9 +66,7 @@ LEVELS: tuple[Level, ...] = (
     Level("casual", "rules of thumb with a slip about one move in three", "noisy",
           {"base": "greedy", "noise": 0.3}),
     Level("intermediate", "rules of thumb: melds what helps, throws what is safe", "greedy", {}),
-    Level("expert", "searches 400 simulated deals a move (the default search)", "search", {"iterations": 400}),
-    Level("master", "searches 2,400 simulated deals a move, answering within a second", "search",
-          {"iterations": 2400}),
+    Level("master", "the default search: 400 simulated deals a move", "search", {"iterations": 400}),
 )
 """The levels, weakest first (measured spacing in docs/BOTS.md)."""
 
