@@ -164,6 +164,17 @@ def record_views(record: GameRecord, seats: Iterable[int] = (0, 1)) -> list[tupl
     return out
 
 
+def _analysis_bot(level: str, seed: int, worlds: int) -> SearchBot:
+    """The search that analyses for ``level``: the level's own search when it is one,
+    else the master's, with ``worlds`` worlds per action."""
+    bot = make_level(level, seed=seed)
+    if not isinstance(bot, SearchBot):
+        master = make_level("master", seed=seed)
+        bot = master if isinstance(master, SearchBot) else SearchBot(seed=seed)
+    return SearchBot(seed=seed, iterations=bot.iterations, informed=bot.informed, policy=bot.policy,
+                     estimate_worlds=worlds)
+
+
 def analyze_record(record: GameRecord, level: str = "master", seed: int = 0, seats: Iterable[int] = (0, 1),
                    worlds: int = ANALYSIS_WORLDS,
                    progress: Callable[[int, int], None] | None = None) -> Analysis:
@@ -174,11 +185,7 @@ def analyze_record(record: GameRecord, level: str = "master", seed: int = 0, sea
     decision.  Raises :class:`~gameweave.engine.ReplayError` for a bad action and
     :class:`ValueError` for an unknown level."""
     t0 = time.perf_counter()
-    bot = make_level(level, seed=seed)
-    advisor: Bot = bot if isinstance(bot, SearchBot) else make_level("master", seed=seed)
-    assert isinstance(advisor, SearchBot)
-    advisor = SearchBot(seed=seed, iterations=advisor.iterations, informed=advisor.informed,
-                        policy=advisor.policy, estimate_worlds=worlds)
+    advisor = _analysis_bot(level, seed, worlds)
     steps = [s for s in record_views(record, seats) if len(s[1].legal) > 1]
     decisions: list[DecisionAnalysis] = []
     for i, s in enumerate(steps, 1):

@@ -32,7 +32,7 @@ from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, SeatVie
 from ..engine.actions import REFUSE, TURN, is_meld, meld_cards, refuse_action, throw_action
 from .base import ActionEstimate, Bot, view_key, view_rng
 from .determinize import RANK_OTHERS as _SAME
-from .determinize import sample_informed, sample_world, world_state
+from .determinize import clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state
 from .greedy import choose_greedy
 from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
 
@@ -278,16 +278,12 @@ class SearchBot(Bot):
         n_act = len(legal)
         # the sampler's inputs are read once per decision
         if self.informed:
-            from .determinize import clue_weights, impossible_cards
-
             excl = impossible_cards(view)
             wts = clue_weights(view)
 
             def sample() -> tuple[int, list[int]]:
                 return sample_informed(view, rng, excl, wts)
         else:
-            from .determinize import clues
-
             cl = clues(view)
 
             def sample() -> tuple[int, list[int]]:
