@@ -6,7 +6,8 @@ core.  Prints median / p95 / max in milliseconds per bot and one ``BOTS {json}``
 ``--rules`` picks the profile (§V: gameweave, anglo-american, classic; ``all`` = each);
 ``--cpu`` times CPU time (``time.thread_time``) instead of wall time, for a loaded machine.
 
-    .venv/bin/python benchmarks/bots.py --deals 20 [--bots random,greedy,search] [--rules all]
+    .venv/bin/python benchmarks/bots.py --deals 20 [--bots random,greedy,search,search-v1,master] [--rules all]
+        [--cpu] [--estimate]
 """
 
 from __future__ import annotations
@@ -35,15 +36,17 @@ def collect_views(deals: int, seed: int = 0, rules: str = "gameweave"):
     return views
 
 
-def time_bot(name: str, views, clock=time.perf_counter, **options) -> dict:
+def time_bot(name: str, views, clock=time.perf_counter, estimate: bool = False, **options) -> dict:
     """Decision times of bot ``name`` over ``views``: median, p95 and max in ms, measured
     with ``clock`` (wall clock by default; ``time.thread_time`` counts CPU time only, for
-    a loaded machine)."""
+    a loaded machine).  With ``estimate`` it times ``bot.estimate(view)`` (what a hint
+    costs, issue 11) instead of ``bot.choose(view)``."""
     bot = make_bot(name, seed=1, **options)
+    call = bot.estimate if estimate else bot.choose
     ts = []
     for v in views:
         t0 = clock()
-        bot.choose(v)
+        call(v)
         ts.append((clock() - t0) * 1000)
     ts.sort()
     return {
@@ -62,6 +65,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rules", default="gameweave", help="profile name, or 'all'")
     ap.add_argument("--cpu", action="store_true", help="time CPU (thread) time instead of wall time")
+    ap.add_argument("--estimate", action="store_true", help="time bot.estimate (a hint) instead of bot.choose")
     args = ap.parse_args()
     clock = time.thread_time if args.cpu else time.perf_counter
     profiles = PROFILE_NAMES if args.rules == "all" else (find_profile(args.rules).name,)
@@ -69,11 +73,12 @@ def main() -> None:
     for rules in profiles:
         views = collect_views(args.deals, args.seed, rules)
         for b in args.bots.split(","):
-            r = time_bot(b.strip(), views, clock)
+            r = time_bot(b.strip(), views, clock, estimate=args.estimate)
             r["clock"] = "cpu" if args.cpu else "wall"
+            r["call"] = "estimate" if args.estimate else "choose"
             r["rules"] = rules
             results.append(r)
-            print(f"{rules:<15} {r['bot']:<8} {r['decisions']:>5} decisions  median {r['median_ms']:8.2f} ms  "
+            print(f"{rules:<15} {r['bot']:<12} {r['decisions']:>5} decisions  median {r['median_ms']:8.2f} ms  "
                   f"p95 {r['p95_ms']:8.2f} ms  max {r['max_ms']:8.2f} ms", flush=True)
     print("BOTS " + json.dumps(results))
 

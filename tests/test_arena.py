@@ -120,3 +120,20 @@ def test_cli_arena_unknown_bot_is_a_clear_error():
     assert res.exit_code == 2
     assert "unknown bot 'deep-blue'" in res.output
     assert "Traceback" not in res.output
+
+
+def test_cli_arena_bot_options_and_levels():
+    """``--opt1``/``--opt2`` pass bot options (issue 11); levels are bot names."""
+    runner = CliRunner()
+    res = runner.invoke(app, ["arena", "search", "search-v1", "--deals", "1", "--iterations", "4",
+                              "--opt1", "stock_scaled=true", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["options"]["search"] == {"iterations": 4, "stock_scaled": True}
+    assert data["options"]["search-v1"] == {"iterations": 4}
+    res = runner.invoke(app, ["arena", "casual", "beginner", "--deals", "2", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["bots"] == ["casual", "beginner"]
+    res = runner.invoke(app, ["arena", "search", "greedy", "--deals", "1", "--opt1", "nonsense=1"])
+    assert res.exit_code == 2 and "nonsense" in res.stderr
+    res = runner.invoke(app, ["arena", "search", "greedy", "--deals", "1", "--opt1", "novalue"])
+    assert res.exit_code == 2 and "key=value" in res.stderr

@@ -1,13 +1,19 @@
-"""Bots that play from a seat's view only (R21): ``random``, ``greedy``, ``search``.
+"""Bots that play from a seat's view only (R21): ``random``, ``greedy``, ``search``
+(the newest search), ``search-v1`` (issue 8's search, the yardstick) and the levels.
 
 Use :func:`make_bot` (``make_bot("greedy", seed=1).choose(view)``).  See docs/BOTS.md.
 """
 
-from .base import BOTS, Bot, RandomBot, bot_names, make_bot, register
+from .base import BOTS, ActionEstimate, Bot, RandomBot, bot_names, make_bot, register
 from .greedy import GreedyBot
 from .search import SearchBot
+from .search_v1 import SearchV1Bot
 
 register("greedy", GreedyBot)
 register("search", SearchBot)
+register("search-v1", SearchV1Bot)
 
-__all__ = ["BOTS", "Bot", "RandomBot", "GreedyBot", "SearchBot", "bot_names", "make_bot", "register"]
+from .levels import LEVELS, level_names, make_level  # noqa: E402  (registers the levels by name)
+
+__all__ = ["BOTS", "ActionEstimate", "Bot", "RandomBot", "GreedyBot", "SearchBot", "SearchV1Bot", "LEVELS", "bot_names",
+           "level_names", "make_bot", "make_level", "register"]

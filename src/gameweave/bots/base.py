@@ -10,8 +10,34 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..engine import SeatView
+
+
+@dataclass(frozen=True)
+class ActionEstimate:
+    """A bot's estimate of one legal action, from its seat's view only (R21).
+
+    Attributes:
+        action: the action int (one of ``view.legal``; text by
+            :func:`~gameweave.engine.format_action`).
+        win, tablas, loss: estimated chances (0..1, summing to 1) that the deal ends won
+            by the seat, in tablas (R17), or lost, if the seat plays ``action`` now.
+        samples: how many simulated deals the estimate rests on (sampled worlds).
+    """
+
+    action: int
+    win: float
+    tablas: float
+    loss: float
+    samples: int
+
+    @property
+    def score(self) -> float:
+        """Expected result ``win + tablas / 2`` (0..1): what hints and analysis call the
+        *win chance* (a tablas counts half, as in the arena's score)."""
+        return self.win + 0.5 * self.tablas
 
 
 class Bot:
@@ -46,6 +72,18 @@ class Bot:
     def decide(self, view: SeatView) -> int:
         """Pick one of ``view.legal`` (at least two of them).  Subclasses implement it."""
         raise NotImplementedError
+
+    def estimate(self, view: SeatView) -> list[ActionEstimate]:
+        """One :class:`ActionEstimate` per action of ``view.legal``, in legal order, from
+        the view only (R21): a pure function of (seed, view), like :meth:`choose`.
+
+        The base implementation simulates every action on shared sampled worlds
+        (:func:`gameweave.bots.search.estimate_actions`, 64 worlds); search bots use
+        their own sampler, playouts and budget.  Raises :class:`ValueError` when the
+        view has no legal actions (not this seat's turn)."""
+        from .search import estimate_actions
+
+        return estimate_actions(view, self.seed)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

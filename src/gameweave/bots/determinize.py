@@ -120,4 +120,106 @@ def world_state(view: SeatView, opp_hand: int, stock: list[int]) -> GameState:
     return GameState.from_view(view, opp_hand, stock)
 
 
-__all__ = ["MELD_PARTNERS", "RANK_OTHERS", "clues", "sample_world", "world_state"]
+def impossible_cards(view: SeatView) -> int:
+    """Mask of the unseen cards the opponent of ``view.seat`` provably does not hold (R12).
+
+    In a profile whose melds are not rearranged (gameweave), a set of three built from a
+    taken card and two hand cards while the builder held three of the rank uses the
+    *first two in hand order* (R4, R12).  So when the opponent melded a new set of three
+    from two hand cards ``x < y`` (an event whose ``from_hand`` is two cards of the
+    taken card's rank and whose ``meld`` is those three), the fourth card ``z`` of that
+    rank was not in its hand if ``z < y`` in hand order: it would have been used.  A
+    hand only ever loses cards (a taken or forced card goes to the table, R12, R15), so
+    it does not hold ``z`` now either.  Read from the structured public events only
+    (R21); where melds are rearranged (R18) any two cards may be used and nothing follows.
+    """
+    if view.rearranging:
+        return 0
+    opp = 1 - view.seat
+    out = 0
+    for ev in view.history:
+        if ev.seat != opp or ev.kind != "meld" or ev.card < 0 or ev.forced:
+            continue
+        fh = ev.from_hand
+        if fh.bit_count() != 2 or fh & ~RANK_OTHERS[ev.card]:
+            continue
+        if ev.meld != fh | 1 << ev.card:
+            continue
+        z = RANK_OTHERS[ev.card] & ~fh
+        if z and z < (fh & ~(fh & -fh)):  # the fourth card lies below the higher hand card
+            out |= z
+    return out & view.unseen()
+
+
+def clue_weights(view: SeatView) -> list[tuple[int, float]]:
+    """The opponent's declines as weighted evidence: ``(card, keep)`` pairs where a sampled
+    hand holding a pair that melds with ``card`` is kept with probability ``keep``.
+
+    A card the opponent *threw* weighs more (keep 0.2: players rarely throw the partner
+    of a pair they hold) than one it *let die* or *refused* (keep 0.35: it may have
+    declined a card it could use, R14).  Only structured public events are read (R21)."""
+    opp = 1 - view.seat
+    out: dict[int, float] = {}
+    for ev in view.history:
+        if ev.seat != opp:
+            continue
+        kind = ev.kind
+        if kind == "throw":
+            c, w = ev.card, 0.2
+        elif kind == "refuse":
+            c, w = ev.card, 0.35
+        elif kind == "turn":
+            c, w = ev.died, 0.35
+        else:
+            continue
+        if c >= 0:
+            out[c] = min(out.get(c, 1.0), w)
+    return list(out.items())
+
+
+def sample_informed(view: SeatView, rng: random.Random, excluded: int | None = None,
+                    weighted: list[tuple[int, float]] | None = None,
+                    tries: int = 12) -> tuple[int, list[int]]:
+    """Sample the opponent's hand and the stock order like :func:`sample_world`, but
+    never deal the opponent a card it provably does not hold (``excluded``, default
+    :func:`impossible_cards`, R12) and weigh declines per card (``weighted``, default
+    :func:`clue_weights`): a hand contradicting clues ``c1..ck`` is kept with probability
+    ``keep(c1) * ... * keep(ck)``; after ``tries`` rejections the last hand is used.
+
+    Returns ``(opp_hand, stock)`` as :func:`sample_world` does.  If the exclusions left
+    too few cards for the hand (an inconsistent view), they are ignored."""
+    unseen = view.unseen()
+    if excluded is None:
+        excluded = impossible_cards(view)
+    if weighted is None:
+        weighted = clue_weights(view)
+    excluded &= unseen
+    allowed = [c for c in range(40) if unseen >> c & 1 and not excluded >> c & 1]
+    banned = [c for c in range(40) if excluded >> c & 1]
+    k = view.hand_counts[1 - view.seat]
+    if len(allowed) < k:
+        allowed += banned
+        banned = []
+    hand = 0
+    for _ in range(tries):
+        rng.shuffle(allowed)
+        hand = 0
+        for c in allowed[:k]:
+            hand |= 1 << c
+        if not weighted:
+            break
+        keep = 1.0
+        for c, w in weighted:
+            for pm in MELD_PARTNERS[c]:
+                if hand & pm == pm:
+                    keep *= w
+                    break
+        if keep >= 1.0 or rng.random() < keep:
+            break
+    stock = allowed[k:] + banned
+    rng.shuffle(stock)
+    return hand, stock
+
+
+__all__ = ["MELD_PARTNERS", "RANK_OTHERS", "clue_weights", "clues", "impossible_cards", "sample_informed",
+           "sample_world", "world_state"]

@@ -1,201 +1,270 @@
-"""``search``: a determinized Monte Carlo search over a seat's view (R21), in every
-profile (§V).
+"""``search``: the default search bot — determinized Monte Carlo search over a seat's view
+(R21), in every profile (§V), that can also explain itself (:meth:`SearchBot.estimate`).
 
-Design (PIMC with sequential halving over shared worlds; docs/BOTS.md):
+It is issue 8's design (``search-v1``, :mod:`gameweave.bots.search_v1`: PIMC with
+sequential halving over shared worlds, see docs/BOTS.md) with the levers of issue 11
+that were measured to help or at least not to hurt (docs/BOTS.md, "What was tried"):
 
-1. Trivial decisions (one legal action) are answered at once.  The candidates are
-   :func:`candidates`: the greedy's best throws, one table per card set for a meld
-   decision (R18), and every action that is no meld.
-2. A *world* is sampled consistently with the view
-   (:func:`~gameweave.bots.determinize.sample_world`: the opponent's hand and the stock
-   order drawn from the unseen cards, weighted by what the opponent refused, let die or
-   threw) and the engine builds the simulation state from it
-   (:meth:`~gameweave.engine.GameState.from_view`).
-3. Every candidate action still in the race is applied in that same world and the deal
-   is played out to its end with a fast rule-of-thumb policy for both seats
-   (:func:`rollout_action`: meld whenever possible, the option holding most cards first;
-   throw the card that is least connected to the hand and does not extend the
-   opponent's melds; never force), scored 1 for a win, 0.5 for tablas (R17), 0 for a loss.  Comparing actions
-   on the same worlds (common random numbers) removes most of the card luck from the
-   comparison.
-4. *Sequential halving*: the budget is split into ``ceil(log2(actions))`` rounds; after
-   each round the worse half of the actions is dropped.  The greedy bot's choice gets a
-   small head start, so near-ties go to it.
-5. The last action standing is played.  (``mode="ucb"`` instead picks root actions by
-   UCB1, one fresh world per playout.)
+* **Exact inference** (:func:`~gameweave.bots.determinize.sample_informed`): a world
+  never deals the opponent a card that the public history proves it does not hold (the
+  R12 set-of-three proof, :func:`~gameweave.bots.determinize.impossible_cards`), and its
+  declines are weighted per kind (a throw weighs more than a let-die or a refusal).
+* **A playout policy in which forcing matters** (:func:`make_policy`): optionally the
+  playout forces (R15) a card the opponent could take anyway when it holds at least four
+  cards (never into eleven, R16), and looks at the simulated opponent's hand to avoid
+  throwing it a card it can meld.
 
-Strength is set by ``iterations`` (default :data:`DEFAULT_ITERATIONS` playouts per
-decision) or by ``seconds`` (a wall-clock budget per decision; then decisions are no
-longer reproducible).  A decision is a pure function of (seed, view): the bot keeps no
-mutable state between calls and may serve many threads.
+A decision is a pure function of (seed, view) (with ``iterations``; a ``seconds`` budget
+makes it depend on the clock): the bot keeps no mutable state between calls and may serve
+many threads.  :func:`estimate_actions` is the shared evaluator behind
+:meth:`Bot.estimate <gameweave.bots.base.Bot.estimate>`, hints and analysis
+(:mod:`gameweave.bots.advice`).
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
+from collections.abc import Callable
 
-from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, SeatView
-from ..engine.actions import REFUSE, THROW_KIND, TURN, is_meld, kind_of, meld_cards, throw_action
-from .base import Bot, view_rng
+from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, SeatView
+from ..engine.actions import REFUSE, TURN, is_meld, meld_cards, refuse_action, throw_action
+from .base import ActionEstimate, Bot, view_key, view_rng
 from .determinize import RANK_OTHERS as _SAME
-from .determinize import clues, sample_world, world_state
-from .greedy import best_melds, choose_greedy, throw_scores
+from .determinize import clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state
+from .greedy import choose_greedy
+from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
 
 DEFAULT_ITERATIONS = 400
-"""Default playouts per non-trivial decision (keeps the p95 decision time well under 1 s)."""
+"""Default playouts per non-trivial decision (p95 decision time well under 1 s)."""
 
-_ADJ = tuple(((1 << (c - 4)) if c >= 4 else 0) | ((1 << (c + 4)) if c + 4 < 40 else 0) for c in range(40))
-_GAP = tuple(((1 << (c - 8)) if c >= 8 else 0) | ((1 << (c + 8)) if c + 8 < 40 else 0) for c in range(40))
+_STOCK_C = 4
+"""``stock_scaled``: the budget is ``iterations * min(4, (20 + C) / (stock + C))``."""
 
-
-def _biggest(opts: list[int]) -> int:
-    best = opts[0]
-    bn = meld_cards(best).bit_count()
-    for a in opts:
-        n = meld_cards(a).bit_count()
-        if n > bn:
-            best, bn = a, n
-    return best
+Policy = Callable[[GameState, random.Random], int]
+Sampler = Callable[[SeatView, random.Random], tuple[int, list[int]]]
 
 
-_BIGGEST: dict[tuple[int | None, int, int], int] = {}
-"""Memo of the playout policy's table in profiles that rearrange (R18): the options
-depend only on the cap, the cards that must lie on the table (table plus card) and the
-hand, so the biggest table for ``(max_sequence, table | card, hand)`` (or -1: none) is
-computed once per process (bounded; cleared when full)."""
-_BIGGEST_MAX = 1 << 18
+def make_policy(force: bool = False, peek: bool = False, force_min_hand: int = 4, decline: int = 0) -> Policy:
+    """A playout policy for both seats of a simulation state (every profile).
 
+    It is :func:`~gameweave.bots.search_v1.rollout_action` (meld when possible, the
+    option holding most cards; throw the least connected card) plus three switches:
 
-def _rollout_meld(st, seat: int, card: int) -> int:
-    """The playout's ``meld`` action for ``card`` (the biggest option), or -1 if none."""
-    flow = st.flow
-    if not flow.rearranging:
-        if not flow.can_meld(st, seat, card):
-            return -1
-        opts = st.meld_options(seat, card)
-        return opts[0] if len(opts) == 1 else _biggest(opts)
-    key = (st.rules.max_sequence, st.table_mask(seat) | 1 << card, st.hands[seat])
-    a = _BIGGEST.get(key)
-    if a is None:
-        if len(_BIGGEST) >= _BIGGEST_MAX:
-            _BIGGEST.clear()
-        a = _BIGGEST[key] = _biggest(st.meld_options(seat, card)) if flow.can_meld(st, seat, card) else -1
-    return a
+    * ``force``: a throw or a refusal is forced onto the opponent (R15, R18e) when it
+      can be and the opponent holds at least ``force_min_hand`` cards and would not
+      reach eleven (R16) — so forcing and letting a card go differ in the playouts.
+    * ``peek``: the thrower avoids a card the *simulated* opponent can meld with its
+      hand (``flow.can_meld``), not only a card that extends its table.  The playout
+      state is a sampled world, never the real deal (R21).
+    * ``decline`` (a throw score, 0 = off): a card that would be melded with no hand
+      card is declined (``turn``; a turned card is refused only if the opponent cannot
+      meld it) when every throw left afterwards scores at least ``decline`` (3 = each
+      breaks a pair, 6 = each feeds the opponent): the seat weighs what taking the
+      card makes it throw, so forcing such a card (R15) differs from letting it go.
 
-
-def rollout_action(st, rng) -> int:
-    """The fast playout policy's action in a simulation state ``st`` (both seats, every
-    profile).
-
-    Meld when possible (R12, R18, and a forced card's ``meld``, R18e): the option whose
-    result holds most cards (``meld_cards(a).bit_count()``: in gameweave the biggest
-    meld, where tables are rearranged the table with most hand cards added, which
-    includes any option reaching eleven); otherwise ``turn``/``refuse`` (never force, never
-    force back).  Throw (R13) the hand card with the lowest score ``3*pair + 2*adjacent +
-    1*gap + 6*extends-opponent``; ties go to the higher card.
+    With all off it is exactly ``rollout_action``.
     """
-    ph = st.phase
-    seat = st.to_act
-    if ph == PH_THROW:
+    if not force and not peek and not decline:
+        return rollout_action
+
+    def throw_score(st: GameState, seat: int, hand: int, c: int) -> int:
+        low = 1 << c
+        s = 0
+        if hand & _SAME[c]:
+            s += 3
+        if hand & _ADJ[c]:
+            s += 2
+        if hand & _GAP[c]:
+            s += 1
+        if st.extensions[1 - seat] & low or (peek and st.flow.can_meld(st, 1 - seat, c)):
+            s += 6
+        return s
+
+    def declines(st: GameState, seat: int, a: int, turned: bool) -> bool:
         hand = st.hands[seat]
-        oext = st.extensions[1 - seat]
-        best = -1
-        bs = 99
+        if meld_cards(a) & hand:
+            return False  # the meld uses hand cards: always take
+        if turned and st.flow.can_meld(st, 1 - seat, st.card):
+            return False  # refusing would hand it to the opponent
         h = hand
         while h:
             low = h & -h
             h ^= low
-            c = low.bit_length() - 1
-            s = 0
-            if hand & _SAME[c]:
-                s += 3
-            if hand & _ADJ[c]:
-                s += 2
-            if hand & _GAP[c]:
-                s += 1
-            if oext & low:
-                s += 6
-            if s <= bs:
-                bs = s
-                best = c
-        return throw_action(best)
-    if ph == PH_FORCED:
-        return _rollout_meld(st, seat, st.forced)
-    if ph == PH_TAKE or ph == PH_TURNED:
-        a = _rollout_meld(st, seat, st.card)
-        if a >= 0:
-            return a
-        return TURN if ph == PH_TAKE else REFUSE
-    return TURN
+            if throw_score(st, seat, hand, low.bit_length() - 1) < decline:
+                return False
+        return True
+
+    def policy(st: GameState, rng: random.Random) -> int:
+        ph = st.phase
+        seat = st.to_act
+        opp = 1 - seat
+        if ph == PH_THROW:
+            hand = st.hands[seat]
+            oext = st.extensions[opp]
+            flow = st.flow
+            best = -1
+            bs = 99
+            h = hand
+            while h:
+                low = h & -h
+                h ^= low
+                c = low.bit_length() - 1
+                s = 0
+                if hand & _SAME[c]:
+                    s += 3
+                if hand & _ADJ[c]:
+                    s += 2
+                if hand & _GAP[c]:
+                    s += 1
+                if oext & low or (peek and s <= bs and flow.can_meld(st, opp, c)):
+                    s += 6
+                if s <= bs:
+                    bs = s
+                    best = c
+            if force and _may_force(st, opp, force_min_hand):
+                targets = st.force_targets(opp, best)
+                if targets:
+                    return throw_action(best, targets[0])
+            return throw_action(best)
+        if ph == PH_FORCED:
+            return _rollout_meld(st, seat, st.forced)
+        if ph == PH_TAKE or ph == PH_TURNED:
+            a = _rollout_meld(st, seat, st.card)
+            if a >= 0 and not (decline and declines(st, seat, a, ph == PH_TURNED)):
+                return a
+            if ph == PH_TAKE:
+                return TURN
+            if force and _may_force(st, opp, force_min_hand):
+                targets = st.force_targets(opp, st.card)
+                if targets:
+                    return refuse_action(targets[0])
+            return REFUSE
+        return TURN
+
+    return policy
 
 
-def playout(st, rng, seat: int, max_steps: int = 400, policy=None) -> float:
-    """Play simulation state ``st`` to its end with :func:`rollout_action`; returns the
-    result for ``seat``: 1 win, 0.5 tablas (R17), 0 loss.  ``policy(st, rng) -> action``
-    replaces :func:`rollout_action` when given."""
-    pol = policy or rollout_action
-    apply = st.apply
-    n = 0
-    while not st.is_over and n < max_steps:
-        apply(pol(st, rng))
-        n += 1
-    if st.winner < 0:
-        return 0.5
-    return 1.0 if st.winner == seat else 0.0
+def _may_force(st: GameState, target: int, min_hand: int) -> bool:
+    return st.hands[target].bit_count() >= min_hand and st.table_counts[target] + 1 < 11
 
 
-def candidates(view: SeatView, width: int) -> tuple[int, ...]:
-    """The actions the search compares (a subset of ``view.legal``, in legal order).
+def action_groups(view: SeatView) -> list[list[int]]:
+    """``view.legal`` grouped into actions that play alike: where tables are rearranged
+    (R18) every ``meld`` table of the same card set is one group (taking, forcing and
+    winning look only at the cards, R18d-f); every other action is a group of its own.
+    Groups keep legal order; the first member represents the group."""
+    groups: list[list[int]] = []
+    by_cards: dict[int, list[int]] = {}
+    for a in view.legal:
+        if view.rearranging and is_meld(a):
+            key = meld_cards(a)
+            g = by_cards.get(key)
+            if g is not None:
+                g.append(a)
+                continue
+            g = by_cards[key] = [a]
+            groups.append(g)
+        else:
+            groups.append([a])
+    return groups
 
-    Throws: the greedy's ``width`` best (0 = all).  Meld decisions: one table per distinct
-    card set (R18: tables of the same cards play alike), at most ``width`` of them ranked
-    by the greedy (an option reaching eleven first), plus every action that is no meld
-    (``turn``, ``refuse``, forces, ``force`` back)."""
+
+def estimate_actions(view: SeatView, seed: int | None, worlds: int = 64, policy: Policy | None = None,
+                     sampler: Sampler | None = None, seconds: float | None = None) -> list[ActionEstimate]:
+    """Estimate every legal action of ``view`` from the view only (R21).
+
+    Each of ``worlds`` sampled worlds (``sampler(view, rng)``, default
+    :func:`~gameweave.bots.determinize.sample_informed`; built by
+    :meth:`GameState.from_view`) is played out once after *every* action group
+    (:func:`action_groups`; common random numbers), with ``policy`` (default: the
+    ``search`` bot's).  ``seconds`` stops early (after at least 4 worlds).  Returns one
+    :class:`~gameweave.bots.base.ActionEstimate` per action of ``view.legal``, in legal
+    order; members of a group share its numbers.  A pure function of (seed, view) when
+    ``seconds`` is None.  Raises :class:`ValueError` if the view has no legal actions."""
     legal = view.legal
-    if not width:
-        width = len(legal)
-    if kind_of(legal[0]) == THROW_KIND:
-        if len(legal) <= width:
-            return legal
-        ranked = sorted(throw_scores(view, legal))
-        keep = sorted(i for _, i, _ in ranked[:width])
-        return tuple(legal[i] for i in keep)
-    melds = best_melds(view, legal)
-    if len(melds) <= width and len(melds) == sum(1 for a in legal if is_meld(a)):
-        return legal
-    keep_set = set(melds[:width])
-    return tuple(a for a in legal if a in keep_set or not is_meld(a))
+    if not legal:
+        raise ValueError("no legal actions: it is not this seat's turn")
+    if worlds < 1:
+        raise ValueError("worlds must be at least 1")
+    rng = random.Random(f"{seed}#estimate#{view_key(view)}")
+    pol = policy or DEFAULT_POLICY
+    samp = sampler or sample_informed
+    groups = action_groups(view)
+    seat = view.seat
+    wins = [0] * len(groups)
+    ties = [0] * len(groups)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    n = 0
+    for _ in range(worlds):
+        if deadline is not None and n >= 4 and time.perf_counter() >= deadline:
+            break
+        hand, stock = samp(view, rng)
+        base = world_state(view, hand, stock)
+        for gi, g in enumerate(groups):
+            st = base.clone()
+            st.apply(g[0])
+            r = playout(st, rng, seat, policy=pol)
+            if r == 1.0:
+                wins[gi] += 1
+            elif r == 0.5:
+                ties[gi] += 1
+        n += 1
+    est: dict[int, ActionEstimate] = {}
+    for gi, g in enumerate(groups):
+        w, t = wins[gi] / n, ties[gi] / n
+        e = ActionEstimate(g[0], w, t, max(0.0, 1.0 - w - t), n)
+        for a in g:
+            est[a] = e if a == g[0] else ActionEstimate(a, e.win, e.tablas, e.loss, n)
+    return [est[a] for a in legal]
+
+
+DEFAULT_POLICY: Policy = make_policy(force=False, peek=False)
+"""The playout policy of ``search`` at its default settings (see docs/BOTS.md for what
+was measured)."""
 
 
 class SearchBot(Bot):
-    """``search``: PIMC determinized search with sequential halving (see the module docstring).
+    """``search``: PIMC determinized search with sequential halving, informed sampling and
+    a configurable playout policy (see the module docstring); it can explain itself
+    (:meth:`estimate`).
 
     Options: ``iterations`` (playouts per decision, default 400), ``seconds`` (wall-clock
-    budget per decision instead; not reproducible), ``c`` (UCB exploration in ``mode="ucb"``, default 0.7),
-    ``prior`` (head start of the greedy choice, in playout wins x 2, default 2),
-    ``mode`` (``"halving"``, the default, or ``"ucb"``), ``width`` (throw and R18 meld decisions: only
-    the greedy's ``width`` best throws are searched, default 6; 0 = all), ``policy`` (a
-    playout policy ``policy(state, rng) -> action`` replacing :func:`rollout_action`).
+    budget per decision instead; not reproducible), ``prior`` (head start of the greedy
+    choice in playout wins x 2, default 2), ``width`` (only the greedy's ``width`` best
+    throws and R18 card sets are searched, default 6; 0 = all), ``force``, ``peek`` and
+    ``decline`` (playout switches of :func:`make_policy`), ``informed`` (True: the R12 proof and
+    weighted declines, :func:`~gameweave.bots.determinize.sample_informed`; False:
+    search-v1's sampler), ``policy`` (a playout policy replacing :func:`make_policy`'s),
+    ``estimate_worlds`` (worlds per action of :meth:`estimate`, default 64),
+    ``stock_scaled`` (the playout budget grows as the stock shrinks, up to 4x: a
+    playout from a short stock is short, so the endgame gets more samples for about
+    the same time).
     """
 
     name = "search"
 
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
-                 seconds: float | None = None, c: float = 0.7, prior: float = 2.0, mode: str = "halving",
-                 width: int = 6, policy=None):
+                 seconds: float | None = None, prior: float = 2.0, width: int = 6,
+                 force: bool = False, peek: bool = False, decline: int = 0, informed: bool = True,
+                 policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False):
         super().__init__(seed)
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if estimate_worlds < 1:
+            raise ValueError("estimate_worlds must be at least 1")
         self.iterations = iterations
         self.seconds = seconds
-        self.c = c
         self.prior = prior
-        if mode not in ("halving", "ucb"):
-            raise ValueError("mode must be 'halving' or 'ucb'")
-        self.mode = mode
         self.width = width
-        self.policy = policy
+        self.informed = informed
+        self.policy = policy or make_policy(force=force, peek=peek, decline=decline)
+        self.estimate_worlds = estimate_worlds
+        self.stock_scaled = stock_scaled
+
+    def _sample(self, view: SeatView, rng: random.Random) -> tuple[int, list[int]]:
+        return sample_informed(view, rng) if self.informed else sample_world(view, rng)
 
     def decide(self, view: SeatView) -> int:
         rng = view_rng(self.seed, view)
@@ -207,32 +276,42 @@ class SearchBot(Bot):
         if greedy not in legal:  # cannot happen (the greedy's choice ranks first); be safe
             legal = legal + (greedy,)
         n_act = len(legal)
-        if self.mode == "ucb":
-            return legal[self._ucb(view, legal, greedy, rng)]
-        # sequential halving over shared worlds (paired comparisons, PIMC style)
-        cl = clues(view)
+        # the sampler's inputs are read once per decision
+        if self.informed:
+            excl = impossible_cards(view)
+            wts = clue_weights(view)
+
+            def sample() -> tuple[int, list[int]]:
+                return sample_informed(view, rng, excl, wts)
+        else:
+            cl = clues(view)
+
+            def sample() -> tuple[int, list[int]]:
+                return sample_world(view, rng, cl)
         alive = list(range(n_act))
         total = [0.0] * n_act
         budget = self.iterations
+        if self.stock_scaled:  # a short stock means short playouts: the same time buys more of them
+            budget = int(budget * min(4.0, (20 + _STOCK_C) / (view.stock_count + _STOCK_C)))
         rounds = max(1, math.ceil(math.log2(n_act)))
-        gi = legal.index(greedy)
-        total[gi] += self.prior * 0.5  # a head start: ties and near-ties go to the greedy choice
+        total[legal.index(greedy)] += self.prior * 0.5  # near-ties go to the greedy choice
         spent = 0
         t0 = time.perf_counter()
+        pol = self.policy
         for r in range(rounds):
             per = max(1, (budget - spent) // (len(alive) * (rounds - r)))
             slice_end = None if self.seconds is None else t0 + self.seconds * (r + 1) / rounds
             if slice_end is not None and r > 0 and time.perf_counter() >= t0 + self.seconds:
-                alive.sort(key=lambda j: -total[j])  # out of time: the best so far (same worlds)
+                alive.sort(key=lambda j: -total[j])
                 break
             k = 0
             while (k < per) if slice_end is None else (k == 0 or time.perf_counter() < slice_end):
-                hand, stock = sample_world(view, rng, cl)
+                hand, stock = sample()
                 base = world_state(view, hand, stock)
                 for i in alive:
                     st = base.clone()
                     st.apply(legal[i])
-                    total[i] += playout(st, rng, seat, policy=self.policy)
+                    total[i] += playout(st, rng, seat, policy=pol)
                 spent += len(alive)
                 k += 1
             if len(alive) <= 1:
@@ -241,43 +320,13 @@ class SearchBot(Bot):
             alive = alive[: max(1, (len(alive) + 1) // 2)]
         return legal[alive[0]]
 
-    def _ucb(self, view, legal, greedy, rng) -> int:
-        seat = view.seat
-        n_act = len(legal)
-        visits = [0] * n_act
-        total = [0.0] * n_act
-        if self.prior > 0:
-            g = legal.index(greedy)
-            visits[g] += self.prior
-            total[g] += self.prior * 0.75
-        cl = clues(view)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        cexp = self.c
-        it = 0
-        while True:
-            if deadline is None:
-                if it >= self.iterations:
-                    break
-            elif it > 0 and time.perf_counter() >= deadline:
-                break
-            it += 1
-            if it <= n_act:
-                i = it - 1
-            else:
-                logn = math.log(sum(visits))
-                best = -1.0
-                i = 0
-                for j in range(n_act):
-                    v = visits[j]
-                    u = total[j] / v + cexp * math.sqrt(logn / v)
-                    if u > best:
-                        best, i = u, j
-            hand, stock = sample_world(view, rng, cl)
-            st = world_state(view, hand, stock)
-            st.apply(legal[i])
-            total[i] += playout(st, rng, seat, policy=self.policy)
-            visits[i] += 1
-        return max(range(n_act), key=lambda j: (visits[j], total[j] / visits[j] if visits[j] else 0))
+    def estimate(self, view: SeatView) -> list[ActionEstimate]:
+        """Every legal action's estimate from the view only (R21), with this bot's sampler
+        and playout policy, ``estimate_worlds`` worlds each (see :func:`estimate_actions`).
+        A pure function of (seed, view)."""
+        samp = sample_informed if self.informed else sample_world
+        return estimate_actions(view, self.seed, self.estimate_worlds, self.policy, samp)
 
 
-__all__ = ["DEFAULT_ITERATIONS", "SearchBot", "playout", "rollout_action"]
+__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_POLICY", "SearchBot", "action_groups", "estimate_actions",
+           "make_policy"]

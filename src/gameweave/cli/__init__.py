@@ -12,6 +12,7 @@ from . import play as _play  # noqa: F401  (registers `play`)
 from . import arena as _arena  # noqa: F401  (registers `arena`)
 from . import serve as _serve  # noqa: F401  (registers `serve`, `verify`)
 from . import conformance as _conformance  # noqa: F401  (registers `conformance`)
+from . import analyze as _analyze  # noqa: F401  (registers `analyze`)
 
 whole_short_help()
 

@@ -11,7 +11,7 @@ from .app import app
 
 @app.command()
 def arena(
-    bot1: str = typer.Argument(..., help="First bot (random, greedy, search)."),
+    bot1: str = typer.Argument(..., help="First bot (random, greedy, search, search-v1, or a level: beginner .. master)."),
     bot2: str = typer.Argument(..., help="Second bot."),
     deals: int = typer.Option(200, "--deals", min=1, help="Deals; each is played twice, seats swapped."),
     jobs: int = typer.Option(1, "--jobs", min=1, help="Worker processes (results do not depend on it)."),
@@ -21,6 +21,9 @@ def arena(
                                              help="Playouts per decision for search bots (default: theirs)."),
     rules: str = typer.Option("gameweave", "--rules",
                               help="Rule profile: gameweave, anglo-american (pagat) or classic."),
+    opt1: list[str] | None = typer.Option(None, "--opt1", help="A bot option of BOT1 as key=value (repeatable), "
+                                                                 "e.g. --opt1 decline=3 --opt1 force=true."),
+    opt2: list[str] | None = typer.Option(None, "--opt2", help="A bot option of BOT2 as key=value (repeatable)."),
 ) -> None:
     """Play BOT1 against BOT2 and report wins / tablas / losses with 95% intervals,
     the win share of decided deals, an Elo difference and decision times."""
@@ -42,16 +45,45 @@ def arena(
         if b.strip().lower() not in known:
             typer.echo(f"error: unknown bot {b!r} (known: {', '.join(known)})", err=True)
             raise typer.Exit(2)
-    opts = tuple({"iterations": iterations} if (iterations and b.strip().lower() == "search") else {}
-                 for b in (bot1, bot2))
+    opts: list[dict] = [{"iterations": iterations} if (iterations and b.strip().lower().startswith("search")) else {}
+                        for b in (bot1, bot2)]
+    for i, pairs in enumerate((opt1, opt2)):
+        for pair in pairs or []:
+            key, eq, value = pair.partition("=")
+            if not eq or not key.strip():
+                typer.echo(f"error: --opt{i + 1} takes key=value, not {pair!r}", err=True)
+                raise typer.Exit(2)
+            opts[i][key.strip()] = _value(value.strip())
+    from ..bots import make_bot
+
+    for b, o in zip((bot1, bot2), opts):
+        try:
+            make_bot(b, seed=0, **o)
+        except (TypeError, ValueError) as exc:
+            typer.echo(f"error: bot {b!r}: {exc}", err=True)
+            raise typer.Exit(2) from None
     with Progress(TextColumn(f"{bot1} vs {bot2} ({profile})"), BarColumn(), MofNCompleteColumn(), TextColumn("deals"),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=as_json) as prog:
         task = prog.add_task("deals", total=deals)
-        games = run_arena(bot1, bot2, deals, seed=seed, jobs=jobs, options=opts, rules=profile,
+        games = run_arena(bot1, bot2, deals, seed=seed, jobs=jobs, options=(opts[0], opts[1]), rules=profile,
                           progress=lambda k: prog.update(task, completed=k))
     summary = summarize(bot1, bot2, games, deals, rules=profile)
     summary["seed"] = seed
+    summary["options"] = {lab: o for lab, o in zip(summary["bots"], opts)}
     if as_json:
         typer.echo(json.dumps(summary))
     else:
         typer.echo("\n".join(report_lines(summary)))
+
+
+def _value(text: str) -> object:
+    """A ``--opt`` value: an int, a float, true/false, or the text itself."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text

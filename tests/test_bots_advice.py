@@ -1,0 +1,327 @@
+"""Issue 11: the search that explains itself (estimates), its R12 inference, the levels,
+and the advice API (hints, analysis) — every number from a seat's view only (R21)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gameweave.bots import BOTS, LEVELS, level_names, make_bot, make_level
+from gameweave.bots.advice import MISTAKE_DROP, analyze_record, analyze_views, hint, record_views
+from gameweave.bots.base import ActionEstimate
+from gameweave.bots.determinize import (
+    clue_weights, impossible_cards, sample_informed, sample_world, world_state,
+)
+from gameweave.bots.search import SearchBot, action_groups, estimate_actions, make_policy
+from gameweave.bots.search_v1 import SearchV1Bot
+from gameweave.engine import (
+    PROFILE_NAMES, GameRecord, GameState, find_profile, format_action, seat_view,
+)
+from gameweave.engine.actions import is_meld, meld_cards
+from gameweave.engine.cards import CARD_NAMES, mask_of, parse_cards
+
+ALL = [r + s for r in "A234567JQK" for s in "cdhs"]
+
+
+def M(text: str) -> int:
+    return mask_of(parse_cards(text))
+
+
+def _deck(hand1: str, hand2: str, stock_top: str) -> str:
+    """A deck order (R8): hand1 to the opener (seat 1), hand2 to seat 2, then the stock
+    starting with ``stock_top`` and the remaining cards in pack order."""
+    h1, h2, top = hand1.split(), hand2.split(), stock_top.split()
+    used = set(h1 + h2 + top)
+    deal = []
+    for x, y in zip(h1, h2):
+        deal += [x, y]
+    return " ".join(deal + top + [c for c in ALL if c not in used])
+
+
+def _set_of_three_view(hand2: str, rules: str = "gameweave"):
+    """Seat 1 turns 5h and refuses it; seat 2 melds a set of three 5h with two hand
+    fives (R12) and throws its last card; returns seat 1's view."""
+    deck = _deck("Ac 2d 3c Jd Qc Kd Ah 2h 3s 7s", hand2, "5h")
+    st = GameState.new(deck, rules=rules)
+    st.play("turn")
+    st.play("refuse")
+    melds = [a for a in st.legal_actions() if is_meld(a) and meld_cards(a).bit_count() == 3]
+    assert melds, st.legal_texts()
+    st.play(melds[0])
+    st.play(st.legal_actions()[-1])  # throw a card
+    return st, seat_view(st, 0)
+
+
+def test_r12_set_of_three_proves_the_lower_fourth_card_is_not_held():
+    """Seat 2 holds 5d 5s (not 5c) and melds 5d 5h 5s: had it held 5c, R12 would have
+    used the first two in hand order, 5c 5d.  So 5c (unseen, in the stock) is provably
+    not in its hand, and the informed sampler never deals it there."""
+    st, view = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c")
+    c5 = parse_cards("5c")[0]
+    assert view.unseen() >> c5 & 1
+    assert impossible_cards(view) == 1 << c5
+    rng = random.Random(1)
+    for _ in range(300):
+        hand, stock = sample_informed(view, rng)
+        assert not hand >> c5 & 1
+        assert hand.bit_count() == view.hand_counts[1] and hand | mask_of(stock) == view.unseen()
+        w = world_state(view, hand, stock)
+        assert seat_view(w, 0) == view
+    # the uninformed sampler (search-v1's) does deal the impossible card: the test can fail
+    assert any(sample_world(view, rng)[0] >> c5 & 1 for _ in range(300))
+
+
+def test_r12_no_proof_when_the_fourth_card_is_higher_or_melds_are_rearranged():
+    """Holding 5c 5d and melding 5c 5d 5h proves nothing about 5s (it may be held: the
+    set of three uses the first two anyway); under R18 any two may be used."""
+    _, view = _set_of_three_view("5c 5d 4c 6d Jc Qh Kh Ks As 7c")
+    assert impossible_cards(view) == 0
+    for rules in ("classic", "anglo-american"):
+        _, view = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c", rules)
+        assert impossible_cards(view) == 0
+
+
+def test_r12_proof_only_reads_the_opponents_melds():
+    """Seat 2's view of its own set of three proves nothing about seat 1."""
+    st, _ = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c")
+    assert impossible_cards(seat_view(st, 1)) == 0
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r12_r21_informed_sampler_never_deals_an_impossible_card_in_play(rules):
+    """Over random deals, every world the informed sampler deals is consistent with the
+    view (GameState.from_view replays it to the same view) and never gives the opponent
+    a card it provably lacks; and the proof is true of the real deal."""
+    rng = random.Random(3)
+    proofs = 0
+    for d in range(25):
+        st = GameState.new(seed=4000 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            imp = impossible_cards(view)
+            assert imp & st.hands[1 - seat] == 0  # the proof holds in the real deal
+            proofs += imp != 0
+            if imp or rng.random() < 0.1:
+                h, s = sample_informed(view, rng)
+                assert h & imp == 0
+                assert seat_view(world_state(view, h, s), seat) == view
+            st.apply(g.choose(view) if rng.random() < 0.85 else rng.choice(view.legal))
+    if not find_profile(rules).rearranging:
+        assert proofs > 0
+
+
+def test_clue_weights_read_the_structured_history():
+    _, view = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c")
+    w = dict(clue_weights(view))
+    thrown = [e.card for e in view.history if e.seat == 1 and e.kind == "throw"]
+    assert thrown and all(w[c] == 0.2 for c in thrown)
+
+
+def _other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """A state with the same view for ``seat`` but different hidden cards, built through
+    GameState.from_view from another sample (R21)."""
+    view = seat_view(st, seat)
+    for _ in range(20):
+        h, s = sample_informed(view, rng)
+        if h != st.hands[1 - seat]:
+            return world_state(view, h, s)
+    return None
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_same_view_same_estimates_and_hints(rules):
+    """Two states with the same view (the second built by GameState.from_view with a
+    different opponent hand and stock) give the same estimates, hints and analysis for a
+    seed."""
+    rng = random.Random(8)
+    checked = 0
+    for d in range(6):
+        st = GameState.new(seed=700 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            if len(view.legal) > 1 and rng.random() < 0.25 and checked < 10:
+                other = _other_world_state(st, seat, rng)
+                if other is not None:
+                    assert other.hands[1 - seat] != st.hands[1 - seat]
+                    v2 = seat_view(other, seat)
+                    assert v2 == view
+                    bot = SearchBot(seed=5, estimate_worlds=12)
+                    e1, e2 = bot.estimate(view), SearchBot(seed=5, estimate_worlds=12).estimate(v2)
+                    assert e1 == e2
+                    assert [e.action for e in e1] == list(view.legal)
+                    assert hint(view, bot) == hint(v2, SearchBot(seed=5, estimate_worlds=12))
+                    a1 = analyze_views([(1, view, view.legal[0])], bot)
+                    a2 = analyze_views([(1, v2, v2.legal[0])], bot)
+                    assert a1 == a2
+                    checked += 1
+            st.apply(g.choose(view))
+    assert checked >= 4
+
+
+def test_estimates_are_probabilities_over_every_legal_action():
+    st = GameState.new(seed=12)
+    g = make_bot("greedy", seed=0)
+    seen = 0
+    while not st.is_over and seen < 6:
+        view = seat_view(st, st.to_act)
+        if len(view.legal) > 1:
+            est = estimate_actions(view, seed=1, worlds=20)
+            assert [e.action for e in est] == list(view.legal)
+            for e in est:
+                assert e.samples == 20
+                assert abs(e.win + e.tablas + e.loss - 1) < 1e-9
+                assert 0 <= e.score <= 1
+            seen += 1
+        st.apply(g.choose(view))
+    with pytest.raises(ValueError, match="not this seat's turn"):
+        estimate_actions(seat_view(st, 1 - st.to_act), seed=1) if not st.is_over else estimate_actions(
+            seat_view(st, 0), seed=1)
+
+
+def test_estimate_of_a_winning_meld_is_a_certain_win():
+    """R16: a meld that reaches eleven wins at once: its estimate is win 1.0."""
+    hand1 = "Ac Ad Ah As 2d 3d 4d 5d 7d Jd"
+    deck = _deck(hand1, "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c", "6d")
+    st = GameState.new(deck, rules="classic")
+    st.play("turn")
+    view = seat_view(st, 0)
+    est = {e.action: e for e in estimate_actions(view, seed=0, worlds=8)}
+    wins = [a for a in view.legal if is_meld(a) and meld_cards(a).bit_count() == 11]
+    assert wins and all(est[a].win == 1.0 for a in wins)
+    assert hint(view, SearchBot(seed=0, estimate_worlds=8))[0].win == 1.0
+    # R18: tables of the same cards are one group (they play alike)
+    groups = action_groups(view)
+    assert len(groups) < len(view.legal)
+    for grp in groups:
+        assert len({meld_cards(a) if is_meld(a) else a for a in grp}) == 1
+
+
+def test_r15_force_policy_forces_and_peek_policy_is_legal():
+    rng = random.Random(0)
+    forced = 0
+    for d in range(30):
+        pol = make_policy(force=True, peek=True, decline=3 if d & 1 else 0)
+        st = GameState.new(seed=d, rules=PROFILE_NAMES[d % 3])
+        while not st.is_over:
+            a = pol(st, rng)
+            assert a in st.legal_actions()
+            forced += format_action(a).endswith(tuple("0123456789")) or "force" in format_action(a)
+            st.apply(a)
+    assert forced > 0
+
+
+def test_search_options_play_legally():
+    st = GameState.new(seed=5, rules="classic")
+    bot = SearchBot(seed=1, iterations=20, stock_scaled=True, force=True, decline=6, width=0)
+    while not st.is_over:
+        v = seat_view(st, st.to_act)
+        st.play(bot.choose(v), seat=v.seat)
+    with pytest.raises(ValueError):
+        SearchBot(estimate_worlds=0)
+
+
+def test_search_v1_is_kept_and_the_new_search_is_the_default():
+    assert isinstance(make_bot("search"), SearchBot)
+    assert isinstance(make_bot("search-v1"), SearchV1Bot)
+    assert make_bot("search-v1").name == "search-v1"
+    # search-v1's algorithm is the new search with the new levers switched off
+    st = GameState.new(seed=21)
+    g = make_bot("greedy", seed=0)
+    n = 0
+    while not st.is_over and n < 12:
+        v = seat_view(st, st.to_act)
+        if len(v.legal) > 1:
+            assert SearchV1Bot(seed=3, iterations=40).choose(v) == SearchBot(
+                seed=3, iterations=40, informed=False).choose(v)
+            n += 1
+        st.apply(g.choose(v))
+
+
+def test_levels_registry():
+    names = level_names()
+    assert 4 <= len(names) <= 6
+    assert names[0] == "beginner" and names[-1] == "master"
+    assert [lv.name for lv in LEVELS] == names
+    for name in names:
+        assert name in BOTS
+        bot = make_level(name, seed=1)
+        assert bot.name == name
+        assert make_bot(name.upper(), seed=1).name == name
+    with pytest.raises(ValueError, match="unknown level"):
+        make_level("grandmaster")
+    with pytest.raises(ValueError, match="fixed configuration"):
+        make_bot("master", iterations=5)
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_levels_play_legally_in_every_profile(rules):
+    bots = {n: make_level(n, seed=2) for n in level_names() if n != "master"}
+    bots["master"] = SearchBot(seed=2, iterations=8)  # the master's code path, a tiny budget
+    names = list(bots)
+    for d in range(4):
+        st = GameState.new(seed=50 + d, opener=d & 1, rules=rules)
+        pair = (bots[names[d % len(names)]], bots[names[(d + 1) % len(names)]])
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            a = pair[seat].choose(view)
+            assert a in view.legal
+            st.play(a, seat=seat)
+
+
+def test_analysis_of_a_recorded_deal_flags_drops_as_mistakes():
+    st = GameState.new(seed=31)
+    bots = [make_level("beginner", seed=1), make_bot("greedy", seed=2)]
+    while not st.is_over:
+        st.apply(bots[st.to_act].choose(seat_view(st, st.to_act)))
+    rec = GameRecord.from_state(st)
+    a = analyze_record(rec, seed=4, worlds=24)
+    assert a.status == st.status and a.winner == st.winner
+    steps = [s for s in record_views(rec) if len(s[1].legal) > 1]
+    assert [d.step for d in a.decisions] == [s[0] for s in steps]
+    for d, (_step, view, played) in zip(a.decisions, steps):
+        assert d.played.action == played and d.seat == view.seat
+        assert d.best.score >= d.played.score
+        assert d.mistake == (d.drop >= MISTAKE_DROP - 1e-9)
+        assert d.best.action in view.legal
+    # the noisy beginner makes more mistakes than the greedy
+    assert len(a.mistakes(0)) >= 1
+    j = a.to_dict()
+    assert j["decisions"][0]["played"] == format_action(a.decisions[0].played.action)
+    assert set(j["mistakes"]) == {"1", "2"}
+    # same seed, same analysis; one seat only
+    assert analyze_record(rec, seed=4, worlds=24).decisions == a.decisions
+    only2 = analyze_record(rec, seed=4, worlds=24, seats=(1,))
+    assert only2.decisions and all(d.seat == 1 for d in only2.decisions)
+
+
+def test_r21_analysis_of_an_unfinished_deal_sees_only_the_views():
+    """Two unfinished records whose decks differ only in cards hidden from the deciding
+    seats give the same analysis (R21)."""
+    st = GameState.new(seed=77)
+    g = make_bot("greedy", seed=0)
+    for _ in range(14):
+        st.apply(g.choose(seat_view(st, st.to_act)))
+    rng = random.Random(2)
+    seat = st.to_act
+    other = _other_world_state(st, seat, rng)
+    assert other is not None
+    r1, r2 = GameRecord.from_state(st), GameRecord.from_state(other)
+    assert r1.deck != r2.deck
+    # analyse only the last decision of the seat to act: its views agree
+    v1 = record_views(r1, (seat,))[-1]
+    v2 = record_views(r2, (seat,))[-1]
+    assert v1[1] == v2[1]
+    bot = SearchBot(seed=0, estimate_worlds=16)
+    assert analyze_views([v1], bot) == analyze_views([v2], bot)
+
+
+def test_action_estimate_score_counts_tablas_half():
+    e = ActionEstimate(0, 0.5, 0.2, 0.3, 10)
+    assert e.score == pytest.approx(0.6)
+    assert CARD_NAMES  # the card names are importable for the edge
