@@ -4,7 +4,7 @@
 Use :func:`make_bot` (``make_bot("greedy", seed=1).choose(view)``).  See docs/BOTS.md.
 """
 
-from .base import BOTS, ActionEstimate, Bot, RandomBot, bot_names, make_bot, register
+from .base import BOTS, ActionEstimate, Bot, RandomBot, bot_names, load_plugins, make_bot, register
 from .greedy import GreedyBot
 from .search import SearchBot
 from .search_v1 import SearchV1Bot
@@ -16,4 +16,4 @@ register("search-v1", SearchV1Bot)
 from .levels import LEVELS, level_names, make_level  # noqa: E402  (registers the levels by name)
 
 __all__ = ["BOTS", "ActionEstimate", "Bot", "RandomBot", "GreedyBot", "SearchBot", "SearchV1Bot", "LEVELS", "bot_names",
-           "level_names", "make_bot", "make_level", "register"]
+           "level_names", "load_plugins", "make_bot", "make_level", "register"]

@@ -130,10 +130,39 @@ def bot_names() -> list[str]:
     return list(BOTS)
 
 
+PLUGIN_GROUP = "gameweave.bots"
+"""Entry-point group of bots that live outside the core (``gameweave.research``'s
+``ismcts``, which needs the ``[research]`` extra): ``name = "module:factory"``."""
+
+
+def load_plugins() -> list[str]:
+    """Register the bots of the :data:`PLUGIN_GROUP` entry points that import here, and
+    return their names.  A plugin whose import fails (its extra is not installed) is
+    skipped; the core never imports a third-party library for it."""
+    from importlib.metadata import entry_points
+
+    loaded = []
+    for ep in entry_points(group=PLUGIN_GROUP):
+        if ep.name in BOTS:
+            loaded.append(ep.name)
+            continue
+        try:
+            factory = ep.load()
+        except ImportError:
+            continue
+        register(ep.name, factory)
+        loaded.append(ep.name)
+    return loaded
+
+
 def make_bot(name: str, seed: int | None = None, **options) -> Bot:
-    """Make a bot by name (case-insensitive).  Raises :class:`ValueError` for an unknown
-    name, listing the known ones."""
-    factory = BOTS.get(name.strip().lower())
+    """Make a bot by name (case-insensitive), looking among the plugins
+    (:func:`load_plugins`) for a name not registered yet.  Raises :class:`ValueError` for
+    an unknown name, listing the known ones."""
+    key = name.strip().lower()
+    if key not in BOTS:
+        load_plugins()
+    factory = BOTS.get(key)
     if factory is None:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
     return factory(seed=seed, **options)

@@ -31,7 +31,7 @@ def arena(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from ..arena import report_lines, run_arena, summarize
-    from ..bots import bot_names
+    from ..bots import bot_names, load_plugins
     from ..engine import UnknownProfileError, find_profile
 
     err = Console(stderr=True, highlight=False)
@@ -40,6 +40,7 @@ def arena(
     except UnknownProfileError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    load_plugins()  # bots of installed extras (e.g. ismcts with [research])
     known = bot_names()
     for b in (bot1, bot2):
         if b.strip().lower() not in known:
