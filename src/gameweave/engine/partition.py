@@ -75,9 +75,48 @@ def _sets(bit: Mask, same: Mask, out: list[Mask]) -> None:
         out.append(bit | same)
 
 
-def _with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+_SUIT_OTHERS: tuple[int, ...] = tuple(
+    sum(1 << x for x in range(c & 3, 40, 4)) & ~(1 << c) for c in range(40)
+)
+_WITH_NEAR: tuple[int, ...] = tuple(_RANK_OTHERS[c] | _SUIT_OTHERS[c] for c in range(40))
+"""The cards whose presence decides which melds hold card ``c``: its rank and its suit."""
+_LOW_NEAR: tuple[int, ...] = tuple(_RANK_ABOVE[c] | (_SUIT_OTHERS[c] & ~((2 << c) - 1)) for c in range(40))
+"""The cards whose presence decides which melds have lowest card ``c``."""
+_MEMO_LIMIT = 1 << 16
+_WITH_MEMO: dict[int, tuple[Mask, ...]] = {}
+_LOW_MEMO: dict[int, tuple[Mask, ...]] = {}
+
+
+def _with_card(tab: MeldTable, c: int, pool: Mask) -> tuple[Mask, ...]:
     """Every legal meld (R5, R6, the table's cap) that holds card ``c`` and lies within
-    ``pool | c``; built from the run and the same-rank cards around ``c``."""
+    ``pool | c``, in :func:`_build_with_card`'s order.  Memoised on the cap, ``c`` and
+    the cards of ``pool`` in ``c``'s rank and suit (nothing else can change the answer);
+    the memo is cleared when it holds ``_MEMO_LIMIT`` keys."""
+    key = pool & _WITH_NEAR[c] | c << 40 | (tab.max_sequence or 10) << 46
+    got = _WITH_MEMO.get(key)
+    if got is None:
+        if len(_WITH_MEMO) >= _MEMO_LIMIT:
+            _WITH_MEMO.clear()
+        got = _WITH_MEMO[key] = tuple(_build_with_card(tab, c, pool))
+    return got
+
+
+def _lowest_at(tab: MeldTable, c: int, pool: Mask) -> tuple[Mask, ...]:
+    """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool), in
+    :func:`_build_lowest_at`'s order; memoised as :func:`_with_card`."""
+    key = pool & _LOW_NEAR[c] | c << 40 | (tab.max_sequence or 10) << 46
+    got = _LOW_MEMO.get(key)
+    if got is None:
+        if len(_LOW_MEMO) >= _MEMO_LIMIT:
+            _LOW_MEMO.clear()
+        got = _LOW_MEMO[key] = tuple(_build_lowest_at(tab, c, pool))
+    return got
+
+
+def _build_with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+    """Every legal meld (R5, R6, the table's cap) that holds card ``c`` and lies within
+    ``pool | c``; built from the run and the same-rank cards around ``c``: sets first,
+    then sequences by lowest card, each from shortest to longest."""
     bit = 1 << c
     out: list[Mask] = []
     same = pool & _RANK_OTHERS[c]
@@ -105,8 +144,9 @@ def _with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
     return out
 
 
-def _lowest_at(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
-    """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool)."""
+def _build_lowest_at(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+    """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool): sets
+    first, then sequences from shortest to longest."""
     bit = 1 << c
     out: list[Mask] = []
     same = pool & _RANK_ABOVE[c]
