@@ -77,6 +77,9 @@ MAX_FORCE_NUMBER = 99
 _ALL = meld_table(None)
 _ID_OF: dict[int, int] = _ALL.ids
 _MELDS: tuple[int, ...] = _ALL.melds
+_SORT_KEY: dict[int, int] = {m: (m & -m).bit_length() << 8 | i + 1 for m, i in _ID_OF.items()}
+"""meld -> (lowest card + 1) << 8 | (id + 1): sorting these orders a table's disjoint melds
+by lowest card, and the low byte is the meld's slot in a table action."""
 
 
 class Decoded(NamedTuple):
@@ -105,10 +108,12 @@ def meld_action(mask: Mask) -> Action:
 def table_action(melds: tuple[Mask, ...] | list[Mask]) -> Action:
     """The ``meld`` action of a whole new table (R18): ``melds`` are legal melds (any
     order).  Raises :class:`KeyError` if one is not a meld of the pack."""
+    if len(melds) == 1:
+        return (_ID_OF[melds[0]] + 1) << 3 | TABLE
     payload = 0
     shift = 0
-    for m in sorted(melds, key=lambda x: x & -x):
-        payload |= (_ID_OF[m] + 1) << shift
+    for k in sorted(map(_SORT_KEY.__getitem__, melds)):
+        payload |= (k & 0xFF) << shift
         shift += 8
     return payload << 3 | TABLE
 

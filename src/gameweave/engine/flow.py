@@ -21,10 +21,10 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from .actions import FORCE_ANY, PAYLOAD_SHIFT, Action, meld_action, table_action, table_of
+from .actions import FORCE_ANY, PAYLOAD_SHIFT, Action, meld_action, table_of
 from .cards import RANK_MASKS, Mask, Seat
 from .melds import MeldTable, meld_table
-from .partition import Partitioner, can_cover, tables_with
+from .partition import Partitioner, can_cover, near_pairs, table_actions_with
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -142,6 +142,11 @@ class SingleMeldFlow:
         ext = self._ext
         return [i for i, m in enumerate(st.melds[target], 1) if ext[m] & bit]
 
+    def force_mask(self, st: GameState, target: Seat, cards: Mask) -> Mask:
+        """The cards of ``cards`` that :meth:`force_values` would let be forced onto
+        ``target``: those that extend one of its melds (R15)."""
+        return cards & st.extensions[target]
+
     def forceable(self, melds: tuple[Mask, ...] | list[Mask], card: int) -> bool:
         """True if ``card`` can be forced onto a table of ``melds`` (R15)."""
         ext = self._ext
@@ -210,7 +215,7 @@ class RearrangeFlow:
         table = st.table_cards[seat]
         if not _in_some_meld(card, table | hand):
             return []  # no meld holds the card at all
-        return [table_action(t) for t in tables_with(self.tab, table | 1 << card, hand)]
+        return table_actions_with(self.tab, table | 1 << card, hand)
 
     def can_meld(self, st: GameState, seat: Seat, card: int) -> bool:
         """True if at least one new table holds ``card`` (R18d, R17)."""
@@ -235,6 +240,23 @@ class RearrangeFlow:
         if self.parts.partitionable(table | 1 << card):
             return [FORCE_ANY]
         return []
+
+    def force_mask(self, st: GameState, target: Seat, cards: Mask) -> Mask:
+        """The cards of ``cards`` that :meth:`force_values` would let be forced onto
+        ``target`` (R18e), in one pass: those that extend a meld, and those that fit
+        some partition of the table with it alone (cards that make no meld of three
+        with two table cards are skipped without a search)."""
+        table = st.table_cards[target]
+        ext = st.extensions[target]
+        out = cards & ext
+        rest = cards & near_pairs(table) & ~ext
+        parts = self.parts
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if parts.partitionable(table | low):
+                out |= low
+        return out
 
     def forceable(self, melds: tuple[Mask, ...] | list[Mask], card: int) -> bool:
         """True if ``card`` can be forced onto a table of ``melds`` (R18e)."""

@@ -14,11 +14,51 @@ one :class:`~gameweave.engine.melds.MeldTable` (one sequence cap, R6) and is pur
 
 from __future__ import annotations
 
-from .cards import RANK_MASKS, Mask
+from collections.abc import Callable
+from typing import TypeVar
+
+from .actions import Action, table_action
+from .cards import FULL_MASK, RANK_MASKS, Mask
 from .melds import MeldTable
+
+_T = TypeVar("_T")
 
 _RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
 _RANK_ABOVE: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~((2 << c) - 1) for c in range(40))
+
+
+_ODD_BITS = 0x5555555555
+_PAIRS = 0x3333333333
+_ONES = 0x1111111111
+_TWOS = 0x2222222222
+_FOURS = 0x4444444444
+
+
+def _rank_counts(pool: Mask) -> int:
+    """Per rank (one 4-bit nibble of the 40-bit mask, R1's card order), how many of its
+    cards ``pool`` holds (0..4), as nibbles of one int."""
+    a = (pool & _ODD_BITS) + (pool >> 1 & _ODD_BITS)
+    return (a & _PAIRS) + (a >> 2 & _PAIRS)
+
+
+def has_meld(pool: Mask) -> bool:
+    """True if some legal meld (a set of three, R5, or a sequence of three, R6) lies
+    within ``pool``; every longer meld holds one, so False means no meld at all.  Pure
+    bit arithmetic (no loop): a sequence is three cards four apart, a set three cards of
+    one nibble."""
+    if pool & pool >> 4 & pool >> 8:
+        return True
+    return bool((_rank_counts(pool) + _ONES) & _FOURS)
+
+
+def near_pairs(pool: Mask) -> Mask:
+    """The cards that make a meld of three (R5, R6) with two cards of ``pool``: the rest
+    of every rank with two or more cards in ``pool``, and each card next to two suit
+    neighbours in ``pool``.  A superset filter for R18e forcing (a card outside it fits
+    no partition of a table ``pool``)."""
+    seq = (pool << 4 & pool << 8) | (pool << 4 & pool >> 4) | (pool >> 4 & pool >> 8)
+    two = ((_rank_counts(pool) + _TWOS) & _FOURS) >> 2
+    return (seq | two * 15) & FULL_MASK & ~pool
 
 
 def _sets(bit: Mask, same: Mask, out: list[Mask]) -> None:
@@ -35,9 +75,48 @@ def _sets(bit: Mask, same: Mask, out: list[Mask]) -> None:
         out.append(bit | same)
 
 
-def _with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+_SUIT_OTHERS: tuple[int, ...] = tuple(
+    sum(1 << x for x in range(c & 3, 40, 4)) & ~(1 << c) for c in range(40)
+)
+_WITH_NEAR: tuple[int, ...] = tuple(_RANK_OTHERS[c] | _SUIT_OTHERS[c] for c in range(40))
+"""The cards whose presence decides which melds hold card ``c``: its rank and its suit."""
+_LOW_NEAR: tuple[int, ...] = tuple(_RANK_ABOVE[c] | (_SUIT_OTHERS[c] & ~((2 << c) - 1)) for c in range(40))
+"""The cards whose presence decides which melds have lowest card ``c``."""
+_MEMO_LIMIT = 1 << 16
+_WITH_MEMO: dict[int, tuple[Mask, ...]] = {}
+_LOW_MEMO: dict[int, tuple[Mask, ...]] = {}
+
+
+def _with_card(tab: MeldTable, c: int, pool: Mask) -> tuple[Mask, ...]:
     """Every legal meld (R5, R6, the table's cap) that holds card ``c`` and lies within
-    ``pool | c``; built from the run and the same-rank cards around ``c``."""
+    ``pool | c``, in :func:`_build_with_card`'s order.  Memoised on the cap, ``c`` and
+    the cards of ``pool`` in ``c``'s rank and suit (nothing else can change the answer);
+    the memo is cleared when it holds ``_MEMO_LIMIT`` keys."""
+    key = pool & _WITH_NEAR[c] | c << 40 | (tab.max_sequence or 10) << 46
+    got = _WITH_MEMO.get(key)
+    if got is None:
+        if len(_WITH_MEMO) >= _MEMO_LIMIT:
+            _WITH_MEMO.clear()
+        got = _WITH_MEMO[key] = tuple(_build_with_card(tab, c, pool))
+    return got
+
+
+def _lowest_at(tab: MeldTable, c: int, pool: Mask) -> tuple[Mask, ...]:
+    """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool), in
+    :func:`_build_lowest_at`'s order; memoised as :func:`_with_card`."""
+    key = pool & _LOW_NEAR[c] | c << 40 | (tab.max_sequence or 10) << 46
+    got = _LOW_MEMO.get(key)
+    if got is None:
+        if len(_LOW_MEMO) >= _MEMO_LIMIT:
+            _LOW_MEMO.clear()
+        got = _LOW_MEMO[key] = tuple(_build_lowest_at(tab, c, pool))
+    return got
+
+
+def _build_with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+    """Every legal meld (R5, R6, the table's cap) that holds card ``c`` and lies within
+    ``pool | c``; built from the run and the same-rank cards around ``c``: sets first,
+    then sequences by lowest card, each from shortest to longest."""
     bit = 1 << c
     out: list[Mask] = []
     same = pool & _RANK_OTHERS[c]
@@ -65,8 +144,9 @@ def _with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
     return out
 
 
-def _lowest_at(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
-    """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool)."""
+def _build_lowest_at(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
+    """Every legal meld within ``pool`` whose lowest card is ``c`` (``c`` in pool): sets
+    first, then sequences from shortest to longest."""
     bit = 1 << c
     out: list[Mask] = []
     same = pool & _RANK_ABOVE[c]
@@ -85,22 +165,18 @@ def _lowest_at(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
     return out
 
 
-def tables_with(tab: MeldTable, required: Mask, hand: Mask) -> list[tuple[Mask, ...]]:
-    """Every partition into legal melds of ``required | S`` for every ``S`` within
-    ``hand`` (R18a-c), each exactly once, melds listed as found.
-
-    Shapes: masks are 40-bit ints; ``required`` and ``hand`` are disjoint.  The result
-    is empty when the required cards cannot all be covered.  The enumeration covers the
-    lowest uncovered required card with each meld that can hold it (so a partition is
-    found once), then adds any set of melds made only of hand cards, in increasing order
-    of their lowest card (once again).  The 128-choice position of R18b takes well
-    under a millisecond.
-    """
-    out: list[tuple[Mask, ...]] = []
+def _partitions(tab: MeldTable, required: Mask, hand: Mask,
+                make: Callable[[list[Mask]], _T]) -> list[_T]:
+    """The enumeration of :func:`tables_with`; each table is passed to ``make`` (as the
+    working list of its melds, in the order found) and its result listed."""
+    out: list[_T] = []
+    append = out.append
 
     def extend(rest: Mask, chosen: list[Mask], floor: int) -> None:
-        out.append(tuple(chosen))
+        append(make(chosen))
         h = rest >> floor << floor
+        if not has_meld(h):  # the common case: no meld of hand cards only is left
+            return
         while h:
             low = h & -h
             h ^= low
@@ -122,6 +198,26 @@ def tables_with(tab: MeldTable, required: Mask, hand: Mask) -> list[tuple[Mask, 
 
     cover(required, hand, [])
     return out
+
+
+def tables_with(tab: MeldTable, required: Mask, hand: Mask) -> list[tuple[Mask, ...]]:
+    """Every partition into legal melds of ``required | S`` for every ``S`` within
+    ``hand`` (R18a-c), each exactly once, melds listed as found.
+
+    Shapes: masks are 40-bit ints; ``required`` and ``hand`` are disjoint.  The result
+    is empty when the required cards cannot all be covered.  The enumeration covers the
+    lowest uncovered required card with each meld that can hold it (so a partition is
+    found once), then adds any set of melds made only of hand cards, in increasing order
+    of their lowest card (once again).  The 128-choice position of R18b takes well
+    under a millisecond.
+    """
+    return _partitions(tab, required, hand, tuple)
+
+
+def table_actions_with(tab: MeldTable, required: Mask, hand: Mask) -> list[Action]:
+    """The ``meld`` actions (:func:`~gameweave.engine.actions.table_action`) of
+    :func:`tables_with`, in the same order, without building the tuples (R18a-c)."""
+    return _partitions(tab, required, hand, table_action)
 
 
 def can_cover(tab: MeldTable, required: Mask, hand: Mask) -> bool:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Sequence
 
 from .actions import (
-    CARD_MASK, FORCE, FORCE_KIND, KIND_MASK, MELD, PAYLOAD_SHIFT, REFUSE, REFUSE_KIND, TABLE,
+    CARD_MASK, FORCE, FORCE_ANY, FORCE_KIND, KIND_MASK, MELD, PAYLOAD_SHIFT, REFUSE, REFUSE_KIND, TABLE,
     THROW_FORCE_SHIFT, THROW_KIND, TURN, TURN_KIND, Action, force_of, format_action, is_meld,
     kind_of, parse_action, refuse_action, table_of, thrown_card,
 )
@@ -391,13 +391,24 @@ class GameState:
         numbered = flow.numbered_force
         opp_ext = self.extensions[opp]
         out = []
+        if not numbered:  # R18e: one pass over the hand for the cards that can be forced
+            forceable = flow.force_mask(self, opp, hand)
+            force = FORCE_ANY << THROW_FORCE_SHIFT
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                a = (low.bit_length() - 1) << PAYLOAD_SHIFT | THROW_KIND
+                out.append(a)
+                if forceable & low:
+                    out.append(a | force)
+            return out
         while hand:
             low = hand & -hand
             hand ^= low
             c = low.bit_length() - 1
             a = c << PAYLOAD_SHIFT | THROW_KIND
             out.append(a)
-            if numbered and not opp_ext & low:
+            if not opp_ext & low:
                 continue
             for n in flow.force_values(self, opp, c):
                 out.append(a | n << THROW_FORCE_SHIFT)

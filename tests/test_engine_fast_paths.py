@@ -1,0 +1,106 @@
+"""The engine's fast paths give the same answers as the plain definitions (R5, R6, R18, R21).
+
+Speed-neutral checks of the shortcuts taken for speed: bit tests for "some meld lies
+within these cards", the memoised R18 meld lookups, table actions built without tuples,
+the one-pass R18e force mask and the one-step :class:`PublicEvent`.  Each compares with
+a brute-force or reference computation on seeded random cards and positions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from gameweave.engine import GameState, PublicEvent, shuffled_deck, table_action
+from gameweave.engine.flow import _in_some_meld
+from gameweave.engine.melds import meld_table
+from gameweave.engine.partition import (
+    _build_lowest_at, _build_with_card, _lowest_at, _with_card, has_meld, near_pairs, table_actions_with,
+    tables_with,
+)
+from gameweave.engine.view import _event, apply_public
+
+PROFILES = ("gameweave", "anglo-american", "classic")
+
+
+def _pools(n: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        k = rng.randrange(0, 16)
+        m = 0
+        for c in rng.sample(range(40), k):
+            m |= 1 << c
+        out.append(m)
+    return out
+
+
+@pytest.mark.parametrize("cap", [None, 8])
+def test_r5_r6_has_meld_is_some_meld_within(cap: int | None) -> None:
+    tab = meld_table(cap)
+    for pool in _pools(3000, 1):
+        assert has_meld(pool) == any(m & pool == m for m in tab.melds), hex(pool)
+
+
+def test_r5_r6_near_pairs_is_the_cards_in_a_meld_of_three_with_two_pool_cards() -> None:
+    for pool in _pools(2000, 2):
+        got = near_pairs(pool)
+        for c in range(40):
+            if not pool >> c & 1:
+                assert bool(got >> c & 1) == _in_some_meld(c, pool), (hex(pool), c)
+        assert not got & pool
+
+
+@pytest.mark.parametrize("cap", [None, 8])
+def test_r18_memoised_meld_lookups_equal_the_built_ones(cap: int | None) -> None:
+    tab = meld_table(cap)
+    rng = random.Random(3)
+    for pool in _pools(1500, 4):
+        c = rng.randrange(40)
+        rest = pool & ~(1 << c)
+        assert _with_card(tab, c, rest) == tuple(_build_with_card(tab, c, rest))
+        assert _with_card(tab, c, rest) == tuple(_build_with_card(tab, c, rest))  # from the memo
+        assert _lowest_at(tab, c, rest | 1 << c) == tuple(_build_lowest_at(tab, c, rest | 1 << c))
+
+
+@pytest.mark.parametrize("rules", ["anglo-american", "classic"])
+def test_r18_table_actions_and_force_mask_match_the_reference_in_play(rules: str) -> None:
+    """Along random deals: every R18 meld choice list equals ``table_action`` of each
+    ``tables_with`` table, in order (R18a-c), and the one-pass force mask equals
+    ``force_values`` card by card (R18e)."""
+    rng = random.Random(5)
+    checked = 0
+    for s in range(60):
+        st = GameState.new(shuffled_deck(s), opener=s & 1, rules=rules)
+        while not st.is_over:
+            seat = st.to_act
+            card = st.forced if st.forced >= 0 else st.card
+            if card >= 0:
+                required = st.table_cards[seat] | 1 << card
+                ref = [table_action(t) for t in tables_with(st.flow.tab, required, st.hands[seat])]
+                assert table_actions_with(st.flow.tab, required, st.hands[seat]) == ref
+                checked += 1
+            opp = 1 - seat
+            hand = st.hands[seat]
+            mask = st.flow.force_mask(st, opp, hand)
+            for c in range(40):
+                if hand >> c & 1:
+                    assert bool(mask >> c & 1) == (st.flow.force_values(st, opp, c) != [])
+            st.apply(rng.choice(st.legal_actions()))
+    assert checked > 500
+
+
+def test_r21_one_step_public_event_equals_the_dataclass_and_stays_frozen() -> None:
+    for rules in PROFILES:
+        rng = random.Random(6)
+        st = GameState.new(shuffled_deck(9), rules=rules)
+        while not st.is_over:
+            ev = apply_public(st, rng.choice(st.legal_actions()))
+            ref = PublicEvent(*(getattr(ev, f.name) for f in dataclasses.fields(PublicEvent)))
+            assert type(ev) is PublicEvent
+            assert ev == ref and hash(ev) == hash(ref) and repr(ev) == repr(ref)
+    ev = _event(0, 1, 2, -1, False, 0, (), 0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ev.card = 3  # type: ignore[misc]
