@@ -1,0 +1,79 @@
+"""The catalogs (issue 10): both languages hold the same keys, with the same parameters,
+none empty; gettext through Babel fills them; the language follows the browser and the
+terminal's locale."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameweave.i18n import (
+    LANGUAGES, UnknownLanguage, catalog, messages, negotiate, parameters, terminal_language, translate,
+)
+
+
+def test_every_key_is_in_both_languages() -> None:
+    keys = {lang: set(messages(lang)) for lang in LANGUAGES}
+    es, en = keys["es"], keys["en"]
+    assert not es - en, f"keys only in Spanish: {sorted(es - en)}"
+    assert not en - es, f"keys only in English: {sorted(en - es)}"
+    assert len(en) > 50
+
+
+def test_no_message_is_empty_or_fuzzy() -> None:
+    for lang in LANGUAGES:
+        for m in catalog(lang):
+            if not m.id:
+                continue
+            assert m.string and str(m.string).strip(), f"{lang}: {m.id} has no text"
+            assert not m.fuzzy, f"{lang}: {m.id} is marked fuzzy"
+
+
+def test_both_languages_use_the_same_parameters() -> None:
+    en, es = messages("en"), messages("es")
+    for key, text in en.items():
+        assert parameters(text) == parameters(es[key]), f"{key}: {parameters(text)} vs {parameters(es[key])}"
+
+
+def test_translate_fills_parameters_through_gettext() -> None:
+    assert translate("term.seat_n", "es", n=2) == "Jugador 2"
+    assert translate("term.seat_n", "en", n=2) == "Seat 2"
+    assert translate("error.unknown_deal", "es", n=3) == "Esta partida no tiene la mano 3."
+    # a parameter left out stays visible rather than raising in front of a person
+    assert translate("error.unknown_deal", "en") == "This match has no deal {n}."
+
+
+def test_vocabulary_is_the_one_in_the_doc() -> None:
+    es = messages("es")
+    assert (es["term.set"], es["term.sequence"], es["term.force"], es["term.tablas"], es["term.throw"]) == (
+        "tercia", "corrida", "forzar", "tablas", "descartar")
+
+
+def test_unknown_language_is_a_typed_error() -> None:
+    with pytest.raises(UnknownLanguage):
+        translate("term.meld", "fr")
+
+
+@pytest.mark.parametrize("header, lang", [
+    ("es-MX,es;q=0.9,en;q=0.8", "es"),
+    ("en-US,en;q=0.9,es;q=0.8", "en"),
+    ("fr-FR,fr;q=0.9,es;q=0.5", "es"),
+    ("fr-FR", "en"),
+    ("es;q=0.2, en;q=0.9", "en"),
+    ("es;q=0", "en"),
+    ("", "en"),
+    (None, "en"),
+    ("*", "en"),
+])
+def test_the_page_follows_the_browser_language(header, lang) -> None:
+    assert negotiate(header) == lang
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANG": "es_MX.UTF-8"}, "es"),
+    ({"LANG": "en_GB.UTF-8"}, "en"),
+    ({"LANGUAGE": "es:en", "LANG": "en_US.UTF-8"}, "es"),
+    ({"LC_ALL": "C", "LANG": "es_MX.UTF-8"}, "en"),
+    ({}, "en"),
+])
+def test_the_terminal_follows_the_locale(env, lang) -> None:
+    assert terminal_language(env) == lang
