@@ -614,6 +614,26 @@ class GameState:
             return "cannot_force", f"{CARD_NAMES[card]} fits no partition of seat {opp + 1}'s table (R18e)"
         return "not_a_choice", "not legal now"
 
+    # ------------------------------------------------------------------ explicit chance
+    def set_next_stock_card(self, card: int) -> None:
+        """Make the unturned stock card ``card`` the next one a ``turn`` turns (R8, R10.2).
+
+        For interfaces that model each card turned from the stock as an explicit chance
+        event (``gameweave.research``): the chosen card swaps places with the top of the
+        stock.  Only the order of the unturned stock changes, which no seat sees (R21), so
+        every view, the public history and the replay of the deal stay the same.  Raises
+        :class:`ValueError` if ``card`` is not in the unturned stock.
+        """
+        pos = self.stock_pos
+        deck = self.deck
+        if not isinstance(card, int) or card not in deck[pos:]:
+            raise ValueError(f"{card!r} is not a card of the unturned stock")
+        i = deck.index(card, pos)
+        if i != pos:
+            order = list(deck)
+            order[pos], order[i] = order[i], order[pos]
+            self.deck = tuple(order)
+
     # ------------------------------------------------------------------ convenience
     def legal_texts(self) -> list[str]:
         """:meth:`legal_actions` in §VII notation."""

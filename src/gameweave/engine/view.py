@@ -13,6 +13,7 @@ give equal views (a property test checks it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,58 +185,73 @@ class SeatView:
         }
 
 
+def apply_public(st: GameState, a: Action) -> PublicEvent:
+    """Apply the legal action ``a`` to ``st`` and return its :class:`PublicEvent` (R21).
+
+    The one place that says what a step shows: :func:`public_history` replays a deal
+    with it, and a caller that keeps its own history (``gameweave.research``) applies each
+    action through it instead of replaying the whole deal for every view.
+    """
+    seat = st.to_act
+    k = kind_of(a)
+    centre = st.card
+    died = -1
+    forced = False
+    meld = 0
+    table: tuple[Mask, ...] = ()
+    from_hand = 0
+    if k == TURN_KIND:
+        died = centre
+        card = st.deck[st.stock_pos] if st.stock_pos < 40 else -1
+    elif is_meld(a):
+        forced = st.phase == PH_FORCED
+        card = st.forced if forced else centre
+        before = st.hands[seat]
+        st.apply(a)
+        from_hand = before & ~st.hands[seat]
+        table = tuple(st.melds[seat])
+        for m in table_of(a):
+            if m >> card & 1:
+                meld = m
+        return PublicEvent(seat, a, card, died, forced, meld, table, from_hand)
+    elif k == THROW_KIND:
+        card = thrown_card(a)
+    else:  # refuse, force back: the centre card
+        card = centre
+    if is_forcing(a):
+        forced = True
+        target = st.live_from if k == FORCE_KIND else 1 - seat
+        before_melds = tuple(st.melds[target])
+        meld = st.flow.forced_meld(before_melds, card, force_of(a)) if k != FORCE_KIND else 0
+        st.apply(a)
+        if meld:
+            table = tuple(st.melds[target])
+    else:
+        st.apply(a)
+    return PublicEvent(seat, a, card, died, forced, meld, table, from_hand)
+
+
 def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     """The public history of a deal (R21) as :class:`PublicEvent` data.
 
-    Rebuilt by replaying the deal's actions from its first state, so each event can say
-    what the step did to the tables; everything it holds was shown face up.
+    Rebuilt by replaying the deal's actions from its first state (:func:`apply_public`),
+    so each event can say what the step did to the tables; everything it holds was shown
+    face up.
     """
-    events = []
     st = GameState._blank(state.rules, state.deck, state.opener)
-    flow = st.flow
-    for seat, a in zip(state.actors, state.history):
-        k = kind_of(a)
-        centre = st.card
-        died = -1
-        forced = False
-        meld = 0
-        table: tuple[Mask, ...] = ()
-        from_hand = 0
-        if k == TURN_KIND:
-            died = centre
-            card = st.deck[st.stock_pos] if st.stock_pos < 40 else -1
-        elif is_meld(a):
-            forced = st.phase == PH_FORCED
-            card = st.forced if forced else centre
-            before = st.hands[seat]
-            st.apply(a)
-            from_hand = before & ~st.hands[seat]
-            table = tuple(st.melds[seat])
-            for m in table_of(a):
-                if m >> card & 1:
-                    meld = m
-            events.append(PublicEvent(seat, a, card, died, forced, meld, table, from_hand))
-            continue
-        elif k == THROW_KIND:
-            card = thrown_card(a)
-        else:  # refuse, force back: the centre card
-            card = centre
-        if is_forcing(a):
-            forced = True
-            target = st.live_from if k == FORCE_KIND else 1 - seat
-            before_melds = tuple(st.melds[target])
-            meld = flow.forced_meld(before_melds, card, force_of(a)) if k != FORCE_KIND else 0
-            st.apply(a)
-            if meld:
-                table = tuple(st.melds[target])
-        else:
-            st.apply(a)
-        events.append(PublicEvent(seat, a, card, died, forced, meld, table, from_hand))
-    return tuple(events)
+    return tuple(apply_public(st, a) for a in state.history)
 
 
-def seat_view(state: GameState, seat: int) -> SeatView:
-    """The view of ``seat`` (0 or 1) of ``state`` (R21).  Raises ValueError for a bad seat."""
+def seat_view(state: GameState, seat: int, history: tuple[PublicEvent, ...] | None = None,
+              legal: Sequence[Action] | None = None) -> SeatView:
+    """The view of ``seat`` (0 or 1) of ``state`` (R21).  Raises ValueError for a bad seat.
+
+    ``history``, if given, must be the deal's public history as :func:`apply_public`
+    returned it step by step (a caller that keeps it saves the replay); by default it is
+    rebuilt with :func:`public_history`.  ``legal``, if given, must be
+    ``state.legal_actions()`` (a caller that has them saves the second enumeration); it
+    is used only when ``seat`` is to act.
+    """
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     over = state.phase == PH_OVER
@@ -255,8 +271,8 @@ def seat_view(state: GameState, seat: int) -> SeatView:
         stock_count=state.stock_count,
         hand_counts=(state.hands[0].bit_count(), state.hands[1].bit_count()),
         dead=state.dead,
-        history=public_history(state),
-        legal=tuple(state.legal_actions()) if state.to_act == seat else (),
+        history=public_history(state) if history is None else history,
+        legal=(tuple(state.legal_actions() if legal is None else legal) if state.to_act == seat else ()),
         opponent_hand=state.hands[1 - seat] if over else None,
         table_counts=(state.table_counts[0], state.table_counts[1]),
         forced=state.forced,
@@ -266,4 +282,4 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     )
 
 
-__all__ = ["PublicEvent", "SeatView", "seat_view", "public_history"]
+__all__ = ["PublicEvent", "SeatView", "apply_public", "seat_view", "public_history"]

@@ -1,0 +1,254 @@
+"""Random play through each research interface, beside OpenSpiel gin_rummy and RLCard gin-rummy.
+
+Measures, in one run, with the anchors' harness (``../shared/anchors/harness.py``: warm-up,
+then ``reps`` repetitions of a fixed amount of work; median, min and max of the rates):
+
+- ``gameweave.research.openspiel.<profile>.py_loop`` — our OpenSpiel game driven from
+  Python exactly as the anchor drives gin_rummy (chance sampled by probability, uniform
+  legal actions; ``transitions`` counts every ``apply_action``, chance included);
+- ``gameweave.research.pettingzoo.<profile>.step`` — ``env.last()`` + a masked uniform
+  action + ``env.step`` (observation encoding included; ``steps`` = agent steps);
+- ``gameweave.research.gymnasium.<profile>.step`` — ``env.step`` of a masked uniform
+  action against the ``uniform`` opponent (uniform over its legal ids; ``steps`` = agent
+  steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
+  the same against the gameweave ``random`` bot, which decides from a full view;
+- ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, in this process;
+- ``rlcard.gin-rummy.random_playout.env_step`` — ``bench_rlcard.py``'s ``env.step`` loop,
+  verbatim, run by the anchors' venv (``/tmp/anchors-venv``, if it exists:
+  ``bash ../shared/anchors/setup.sh``).
+
+The two anchors run before and after ours and the ratios use the better pass of each.
+Every repetition is timed by the process's CPU time (``--wall`` for the wall clock), so
+that other work on a shared machine barely moves the figures.
+
+Prints ``ANCHOR {json}`` lines and a ratio table.  Run (a minute or two)::
+
+    taskset -c 0 .venv/bin/python benchmarks/research.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ANCHORS = Path(os.environ.get("ANCHORS_DIR", ROOT.parent / "shared" / "anchors"))
+ANCHORS_PY = Path(os.environ.get("ANCHORS_VENV", "/tmp/anchors-venv")) / "bin" / "python"
+sys.path.insert(0, str(ANCHORS))
+sys.path.insert(0, str(ROOT / "src"))
+
+import pyspiel
+from harness import header, measure, pkg_version
+
+from gameweave.engine import PROFILE_NAMES
+from gameweave.research import gym as ggym
+from gameweave.research import openspiel as gos
+from gameweave.research import pettingzoo as gpz
+
+
+CPU = True
+"""Time each repetition by this process's CPU time (``time.process_time``) rather than the
+wall clock: on a shared machine other people's work then barely moves the figures."""
+
+
+def cpu_timed(work):
+    """Wrap a harness work function so that it reports its CPU time as ``_t``."""
+    def timed(rep: int) -> dict:
+        t0 = time.process_time()
+        out = work(rep)
+        if CPU:
+            out["_t"] = time.process_time() - t0
+        return out
+    return timed
+
+
+def py_loop(game, rng: random.Random) -> tuple[int, int]:
+    """One random game through pyspiel's Python API (the anchor's loop, verbatim)."""
+    state = game.new_initial_state()
+    transitions = decisions = 0
+    randrange = rng.randrange
+    rand = rng.random
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            r = rand()
+            acc = 0.0
+            action = outcomes[-1][0]
+            for a, p in outcomes:
+                acc += p
+                if r < acc:
+                    action = a
+                    break
+        else:
+            legal = state.legal_actions()
+            action = legal[randrange(len(legal))]
+            decisions += 1
+        state.apply_action(action)
+        transitions += 1
+    return transitions, decisions
+
+
+def bench_openspiel(name: str, game, games: int, reps: int) -> dict:
+    def work(rep: int) -> dict:
+        rng = random.Random(1000 + rep)
+        tr = de = 0
+        for _ in range(games):
+            t, d = py_loop(game, rng)
+            tr += t
+            de += d
+        return {"games": games, "transitions": tr, "decisions": de}
+
+    return measure(name, cpu_timed(work), reps, 1, primary="transitions", meta={"games_per_rep": games})
+
+
+def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
+    env = gpz.env(rules=rules)
+
+    def work(rep: int) -> dict:
+        rng = random.Random(2000 + rep)
+        steps = 0
+        for g in range(games):
+            env.reset(seed=(rep + 10) * 100_000 + g)
+            while True:
+                obs, _r, term, trunc, _info = env.last()
+                if term or trunc:
+                    break
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return {"games": games, "steps": steps}
+
+    return measure(f"gameweave.research.pettingzoo.{rules}.step", cpu_timed(work), reps, 1, primary="steps",
+                   meta={"games_per_rep": games})
+
+
+def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> dict:
+    env = ggym.ConquianEnv(rules=rules, opponent=opponent)
+
+    def work(rep: int) -> dict:
+        rng = random.Random(3000 + rep)
+        steps = 0
+        for g in range(games):
+            _obs, info = env.reset(seed=(rep + 10) * 100_000 + g)
+            done = False
+            while not done:
+                legal = info["action_mask"].nonzero()[0]
+                _obs, _r, done, _t, info = env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
+        return {"games": games, "steps": steps}
+
+    suffix = "" if opponent == "uniform" else f".vs_{opponent}"
+    return measure(f"gameweave.research.gymnasium.{rules}.step{suffix}", cpu_timed(work), reps, 1, primary="steps",
+                   meta={"games_per_rep": games, "opponent": opponent})
+
+
+RLCARD_STEP = r"""
+import random, sys, time, warnings
+warnings.filterwarnings("ignore")
+sys.path.insert(0, sys.argv[1])
+import rlcard
+from harness import measure
+games, reps, cpu = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+env = rlcard.make("gin-rummy", config={"seed": 1})
+def work(rep):
+    t0 = time.process_time()
+    env.seed(2000 + rep if rep >= 0 else 1)
+    rng = random.Random(4000 + rep)
+    steps = 0
+    for _ in range(games):
+        state, _pid = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, _pid = env.step(legal[rng.randrange(len(legal))])
+            steps += 1
+    out = {"games": games, "steps": steps}
+    if cpu:
+        out["_t"] = time.process_time() - t0
+    return out
+measure("rlcard.gin-rummy.random_playout.env_step", work, reps, 1, primary="games", meta={"games_per_rep": games})
+"""
+"""bench_rlcard.py's ``env_step`` loop, verbatim, timed by CPU time like ours."""
+
+
+def rlcard_anchor(games: int, reps: int) -> list[dict]:
+    """RLCard gin-rummy ``env.step`` (random legal actions), run by the anchors' venv."""
+    if not ANCHORS_PY.exists():
+        print(f"# RLCard: no anchors venv at {ANCHORS_PY} (bash {ANCHORS}/setup.sh); skipped")
+        return []
+    cmd = [str(ANCHORS_PY), "-c", RLCARD_STEP, str(ANCHORS), str(games), str(reps), "1" if CPU else "0"]
+    out = subprocess.run(cmd, cwd=ANCHORS, capture_output=True, text=True, check=True).stdout
+    got = []
+    for line in out.splitlines():
+        print(line)
+        if line.startswith("ANCHOR "):
+            got.append(json.loads(line[7:]))
+    return got
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="1/5 of the work, 3 reps")
+    ap.add_argument("--profiles", default=",".join(PROFILE_NAMES))
+    ap.add_argument("--wall", action="store_true", help="time by the wall clock instead of CPU time")
+    args = ap.parse_args()
+    global CPU
+    CPU = not args.wall
+    reps = 3 if args.quick else args.reps
+    k = 0.2 if args.quick else 1.0
+    header("benchmarks/research.py", {
+        "open_spiel": pkg_version("open_spiel"), "pettingzoo": pkg_version("pettingzoo"),
+        "gymnasium": pkg_version("gymnasium"), "numpy": pkg_version("numpy"),
+    })
+    results = []
+    gin_game = pyspiel.load_game("gin_rummy")
+    # the anchors run before and after ours, so that drift during the run shows
+    rl_games = max(4, int(60 * k))
+    anchors = rlcard_anchor(rl_games, reps)
+    anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
+    for rules in args.profiles.split(","):
+        results.append(bench_openspiel(f"gameweave.research.openspiel.{rules}.py_loop",
+                                       gos.load(rules), max(4, int(100 * k)), reps))
+        results.append(bench_pettingzoo(rules, max(4, int(100 * k)), reps))
+        results.append(bench_gym(rules, max(4, int(100 * k)), reps))
+        if rules == "gameweave":
+            results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random"))
+    anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
+    anchors += rlcard_anchor(rl_games, reps)
+
+    def rate(r: dict) -> tuple[float, float, float]:
+        key = "transitions_per_s" if "transitions_per_s" in r["rates"] else "steps_per_s"
+        st = r["rates"][key]
+        return st["median"], st["min"], st["max"]
+
+    def ref(name: str) -> float | None:
+        """The anchor's best median of its two passes (the conservative reference)."""
+        got = [rate(r)[0] for r in anchors if r["anchor"] == name]
+        return max(got) if got else None
+
+    gin = ref("openspiel.gin_rummy.random_playout.py_loop")
+    rl = ref("rlcard.gin-rummy.random_playout.env_step")
+    print()
+    print("| interface | per step/s, median [min..max] | x OpenSpiel gin_rummy py loop | x RLCard gin-rummy env.step |")
+    print("|---|---|---|---|")
+    for r in results:
+        med, lo, hi = rate(r)
+        g = f"{med / gin:.2f}" if gin else "-"
+        c = f"{med / rl:.2f}" if rl else "-"
+        print(f"| {r['anchor']} | {med:,.0f} [{lo:,.0f}..{hi:,.0f}] | {g} | {c} |")
+    for r in anchors:
+        if r["anchor"] in ("openspiel.gin_rummy.random_playout.py_loop", "rlcard.gin-rummy.random_playout.env_step"):
+            med, lo, hi = rate(r)
+            print(f"| {r['anchor']} | {med:,.0f} [{lo:,.0f}..{hi:,.0f}] | | |")
+    print("(ratios against the better of each anchor's two passes, before and after ours; "
+          + ("CPU time" if CPU else "wall clock") + ")")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""Conquian as a single-agent Gymnasium environment against a built-in bot.
+
+``gymnasium.make("gameweave/Conquian-v0", rules="classic", opponent="greedy")`` after
+``import gameweave.research.gym`` (or ``gymnasium.make("gameweave.research.gym:gameweave/Conquian-v0")``,
+which imports it).  The agent plays seat ``seat`` (index 0 or 1) against
+``make_bot(opponent)``, which sees only its own seat's view (R21).  Observation: the
+agent's information-state tensor (float32, :data:`~gameweave.research.core.INFO_SIZE`);
+action space ``Discrete(NUM_ACTIONS)``; ``info["action_mask"]`` (int8) marks the legal ids.
+Reward at the end: ``+stake`` won, ``-stake`` lost, 0 tablas.  An illegal id ends the
+episode as a loss (``info["illegal_action"]``), so that unmasked samplers still get a
+well-defined episode.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import make_bot
+from . import core
+from .core import Deal
+from .pettingzoo import play_chance
+
+ENV_ID = "gameweave/Conquian-v0"
+UNIFORM = "uniform"
+"""Opponent name for a uniform choice among the legal action *ids* (not a gameweave bot:
+it needs no view, only its legal ids; the cheapest opponent, for benchmarks)."""
+
+
+class ConquianEnv(gymnasium.Env):
+    """The environment (see the module docstring).
+
+    Args:
+        rules: a profile name (§V); ``opponent`` a bot name (``random``, ``greedy``,
+            ``search``, ...) or ``"uniform"`` (:data:`UNIFORM`); ``seat`` the agent's seat index; ``opener`` who opens (R9);
+            ``stake`` (R20); ``render_mode`` ``"ansi"``, ``"human"`` or None;
+            ``opponent_options`` keyword options for the bot.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"]}
+
+    def __init__(self, rules: str = "gameweave", opponent: str = "greedy", seat: int = 0,
+                 opener: int = 0, stake: int = 1, render_mode: str | None = None,
+                 opponent_options: dict[str, Any] | None = None):
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+        self.rules = core.find_profile(rules).name
+        self.opponent_name = opponent
+        self.opponent_options = dict(opponent_options or {})
+        if opponent != UNIFORM:
+            make_bot(opponent, seed=0, **self.opponent_options)  # unknown name -> ValueError now
+        self.seat = seat
+        self.opener = opener
+        self.stake = stake
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0.0, 1.0, (core.INFO_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(core.NUM_ACTIONS)
+        self._rng = random.Random()
+        self.deal = Deal(self.rules, opener, stake)
+        self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
+
+    # ------------------------------------------------------------ internals
+    def _obs(self) -> np.ndarray:
+        return core.encode_array(self.deal, self.seat, True)
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        mask = np.zeros(core.NUM_ACTIONS, np.int8)
+        if self.deal.current_player() == self.seat:
+            mask[self.deal.legal_actions()] = 1
+        return {"action_mask": mask, **extra}
+
+    def _opponent_plays(self) -> None:
+        """Chance and the opponent act until the agent is to act or the deal is over."""
+        deal = self.deal
+        opp = 1 - self.seat
+        while True:
+            play_chance(deal, self._rng)
+            if deal.current_player() != opp:
+                return
+            if self._bot is None:  # "uniform": one legal id, uniformly, from the env's generator
+                legal = deal.legal_actions()
+                deal.apply(legal[int(self._rng.random() * len(legal))])
+                continue
+            view = deal.view(opp)
+            assert view is not None
+            for aid in deal.ids_of(self._bot.choose(view)):
+                play_chance(deal, self._rng)
+                deal.apply(aid)
+
+    # ------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        bot_seed = self._rng.getrandbits(62)
+        if self._bot is not None:
+            self._bot = make_bot(self.opponent_name, seed=bot_seed, **self.opponent_options)
+        self.deal = Deal(self.rules, self.opener, self.stake)
+        self._opponent_plays()
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), self._info()
+
+    def step(self, action: int):
+        deal = self.deal
+        if deal.is_terminal():
+            raise RuntimeError("the deal is over: call reset()")
+        a = int(action)
+        if a not in deal.legal_actions():
+            return self._obs(), -float(self.stake), True, False, self._info(illegal_action=True)
+        deal.apply(a)
+        self._opponent_plays()
+        done = deal.is_terminal()
+        reward = deal.returns()[self.seat] if done else 0.0
+        if self.render_mode == "human":
+            self.render()
+        extra = {"status": deal.state.status} if done and deal.state is not None else {}
+        return self._obs(), reward, done, False, self._info(**extra)
+
+    def render(self) -> str | None:
+        text = core.render(self.deal, self.seat)
+        if self.render_mode == "human":
+            print(text)  # noqa: T201 - "human" rendering prints, by Gymnasium's convention
+            return None
+        return text
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="gameweave.research.gym:ConquianEnv")
+
+__all__ = ["ENV_ID", "UNIFORM", "ConquianEnv"]

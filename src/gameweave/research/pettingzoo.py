@@ -1,0 +1,130 @@
+"""Conquian as a PettingZoo AEC environment: ``env(rules="classic", render_mode="ansi")``.
+
+Agents ``seat_1`` and ``seat_2``.  Each observation is a dict: ``observation`` (the
+seat's information-state tensor, float32 of :data:`~gameweave.research.core.INFO_SIZE`,
+docs/RESEARCH.md) and ``action_mask`` (int8 of
+:data:`~gameweave.research.core.NUM_ACTIONS`, 1 for the legal ids of the seat to act).
+The action space is a fixed ``Discrete(NUM_ACTIONS)``.  Chance (the deal, each card
+turned from the stock) is drawn by the environment from its own generator, seeded by
+``reset(seed=...)``.  Rewards: ``±stake`` to the winner/loser at the end, 0 for tablas.
+An observation is built from the seat's view only (R21).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from . import core
+from .core import Deal
+
+AGENTS = ("seat_1", "seat_2")
+
+
+def play_chance(deal: Deal, rng: random.Random) -> None:
+    """Let chance act (uniformly, R8) until a seat is to act or the deal is over."""
+    deal.play_chance(rng)
+
+
+def observation_of(deal: Deal, seat: int) -> dict[str, np.ndarray]:
+    """The dict observation of ``seat`` (its view only, R21)."""
+    mask = np.zeros(core.NUM_ACTIONS, np.int8)
+    if deal.current_player() == seat:
+        mask[deal.legal_actions()] = 1
+    return {"observation": core.encode_array(deal, seat, True), "action_mask": mask}
+
+
+class ConquianAEC(AECEnv):
+    """The AEC environment (see the module docstring).
+
+    Args:
+        rules: a profile name (§V). ``opener``: seat index that opens (R9).
+        stake: what a won deal is worth (R20). ``render_mode``: ``"ansi"``, ``"human"`` or None.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}
+
+    def __init__(self, rules: str = "gameweave", render_mode: str | None = None, opener: int = 0, stake: int = 1):
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        self.rules = core.find_profile(rules).name
+        self.opener = opener
+        self.stake = stake
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (core.INFO_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (core.NUM_ACTIONS,), np.int8),
+        })
+        self._act_space = spaces.Discrete(core.NUM_ACTIONS)
+        self._rng = random.Random()
+        self.deal = Deal(self.rules, opener, stake)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = list(AGENTS)
+        self.deal = Deal(self.rules, self.opener, self.stake)
+        play_chance(self.deal, self._rng)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = AGENTS[self.deal.current_player()]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return observation_of(self.deal, AGENTS.index(agent))
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        deal = self.deal
+        deal.apply(int(action))  # ValueError for an illegal id
+        play_chance(deal, self._rng)
+        self._clear_rewards()
+        if deal.is_terminal():
+            r = deal.returns()
+            for i, a in enumerate(AGENTS):
+                self.rewards[a] = r[i]
+                self.terminations[a] = True
+            self.infos = {a: {"status": deal.state.status} for a in AGENTS}
+        else:
+            self.agent_selection = AGENTS[deal.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = core.render(self.deal)
+        if self.render_mode == "human":
+            print(text)  # noqa: T201 - "human" rendering prints, by PettingZoo's convention
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(rules: str = "gameweave", render_mode: str | None = None, **kwargs: Any) -> ConquianAEC:
+    """A new :class:`ConquianAEC` (PettingZoo's ``env()`` convention)."""
+    return ConquianAEC(rules=rules, render_mode=render_mode, **kwargs)
+
+
+raw_env = env
+
+__all__ = ["AGENTS", "ConquianAEC", "env", "observation_of", "play_chance", "raw_env"]

@@ -1,0 +1,181 @@
+"""PettingZoo and Gymnasium environments (issue 12): their libraries' own checks in every
+profile, seeding, rendering, and hidden information kept out of every interface (R21)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the research extra is not installed: pip install -e '.[research]'")
+pytest.importorskip("pyspiel", reason="the research extra is not installed")
+pytest.importorskip("pettingzoo", reason="the research extra is not installed")
+gymnasium = pytest.importorskip("gymnasium", reason="the research extra is not installed")
+
+from gameweave.engine import PROFILE_NAMES, GameState  # noqa: E402
+from gameweave.research import core  # noqa: E402
+from gameweave.research import gym as ggym  # noqa: E402
+from gameweave.research import openspiel as gos  # noqa: E402
+from gameweave.research import pettingzoo as gpz  # noqa: E402
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_pettingzoo_api_test_and_seed_test_pass(rules: str) -> None:
+    from pettingzoo.test import api_test, seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(gpz.env(rules=rules), num_cycles=200)
+        seed_test(lambda: gpz.env(rules=rules), num_cycles=200)
+
+
+def test_pettingzoo_renders_ansi_and_human_without_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    e = gpz.env(rules="classic", render_mode="ansi")
+    e.reset(seed=5)
+    text = e.render()
+    hand = core.observation_string(e.deal, 0).split("; ")[1]
+    assert "stock 20" in text and hand not in text  # R21: a spectator sees no hand
+    h = gpz.env(rules="gameweave", render_mode="human")
+    h.reset(seed=5)
+    h.step(core.A_TURN)
+    assert "stock 19" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_gymnasium_check_env_passes_and_make_takes_the_options(rules: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(ggym.ENV_ID, rules=rules, opponent="greedy")
+    assert env.unwrapped.rules == rules and env.unwrapped.opponent_name == "greedy"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    done = False
+    steps = 0
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        assert len(legal) > 0 and obs.shape == (core.INFO_SIZE,)
+        obs, reward, done, truncated, info = env.step(int(rng.choice(legal)))
+        steps += 1
+    assert reward in (-1.0, 0.0, 1.0) and steps > 3
+
+
+def test_gymnasium_illegal_id_ends_the_episode_as_a_loss() -> None:
+    env = ggym.ConquianEnv(rules="gameweave", opponent="random")
+    _, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, done, _, info = env.step(illegal)
+    assert done and reward == -1.0 and info["illegal_action"]
+
+
+def _twin_states(rules: str, seed: int, steps: int) -> tuple[core.Deal, core.Deal, int] | None:
+    """Two deals after the same public history that differ only in seat-to-act's hidden
+    cards (the opponent's hand and the stock order), or None if the history is too short."""
+    rng = random.Random(seed)
+    d = core.Deal(rules)
+    for _ in range(steps):
+        if d.is_terminal():
+            return None
+        if d.is_chance():
+            d.apply(rng.choice(d.chance_outcomes())[0])
+        else:
+            d.apply(rng.choice(d.legal_actions()))
+    if d.is_chance() or d.is_terminal():
+        return None
+    seat = d.current_player()
+    other = d.resample(seat, random.Random(seed + 1))
+    if other.state.hands[1 - seat] == d.state.hands[1 - seat]:
+        return None
+    return d, other, seat
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_states_differing_only_in_hidden_cards_look_the_same_in_every_interface(rules: str) -> None:
+    game = gos.load(rules)
+    checked = 0
+    for seed in range(40):
+        twins = _twin_states(rules, seed, 30 + seed)
+        if twins is None:
+            continue
+        a, b, seat = twins
+        assert a.state.hands[1 - seat] != b.state.hands[1 - seat]
+        # OpenSpiel
+        sa, sb = gos.ConquianState(game, a), gos.ConquianState(game, b)
+        for p in (0, 1):
+            if p != seat:
+                continue
+            assert sa.information_state_string(p) == sb.information_state_string(p)
+            assert sa.information_state_tensor(p) == sb.information_state_tensor(p)
+            assert sa.observation_string(p) == sb.observation_string(p)
+            assert sa.observation_tensor(p) == sb.observation_tensor(p)
+        # PettingZoo
+        oa, ob = gpz.observation_of(a, seat), gpz.observation_of(b, seat)
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        # Gymnasium (the agent in the seat to act)
+        envs = []
+        for d in (a, b):
+            env = ggym.ConquianEnv(rules=rules, opponent="random", seat=seat)
+            env.deal = d
+            envs.append(env)
+        assert np.array_equal(envs[0]._obs(), envs[1]._obs())
+        assert np.array_equal(envs[0]._info()["action_mask"], envs[1]._info()["action_mask"])
+        checked += 1
+    assert checked >= 5
+
+
+def test_r21_the_encoding_changes_with_the_seats_own_hand() -> None:
+    """The invariance above is not vacuous: the seat's own cards do show."""
+    d = core.Deal("gameweave")
+    rng = random.Random(0)
+    while d.is_chance():
+        d.apply(rng.choice(d.chance_outcomes())[0])
+    e = core.Deal("gameweave")
+    e.dealt = d.dealt[1:] + d.dealt[:1]
+    e.state = GameState.new(e.dealt + [c for c in range(40) if c not in e.dealt])
+    assert gpz.observation_of(d, 0)["observation"].tolist() != gpz.observation_of(e, 0)["observation"].tolist()
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_kept_history_equals_the_engines_replayed_view(rules: str) -> None:
+    """The deal's step-by-step public events (``apply_public``) are the engine's replayed
+    public history, and the history planes are exactly what those events show."""
+    from gameweave.engine import seat_view
+
+    rng = random.Random(rules)
+    for _ in range(6):
+        d = core.Deal(rules)
+        while not d.is_terminal():
+            if d.is_chance():
+                d.apply(rng.choice(d.chance_outcomes())[0])
+                continue
+            seat = d.current_player()
+            full = seat_view(d.state, seat)  # replays the deal (engine's public_history)
+            assert d.view(seat) == full
+            arr = core.encode_array(d, seat, True)
+            planes = arr[core.OBS_SIZE:].reshape(12, 40)
+            want = np.zeros((12, 40), np.float32)
+            for e in full.history:
+                base = 0 if e.seat == seat else 6
+                if e.kind == "turn":
+                    if e.card >= 0:
+                        want[base, e.card] = 1
+                    if e.died >= 0:
+                        want[base + 3, e.died] = 1
+                elif e.kind == "refuse":
+                    want[base + 1, e.card] = 1
+                elif e.kind == "throw":
+                    want[base + 2, e.card] = 1
+                elif e.kind == "meld":
+                    for c in range(40):
+                        if e.from_hand >> c & 1:
+                            want[base + 4, c] = 1
+                if e.forced and e.kind != "meld":
+                    want[base + 5, e.card] = 1
+            assert np.array_equal(planes, want)
+            hand = arr[:40]
+            assert [c for c in range(40) if hand[c]] == [c for c in range(40) if full.hand >> c & 1]
+            d.apply(rng.choice(d.legal_actions()))
