@@ -15,6 +15,12 @@ from gameweave.engine import GameState, decode, format_cards, meld_cards, seat_v
 runner = CliRunner()
 
 
+@pytest.fixture(autouse=True)
+def _records_in_tmp(tmp_path, monkeypatch):
+    """``gameweave play`` saves its record in the data directory: keep it in tmp_path."""
+    monkeypatch.setenv("GAMEWEAVE_DATA", str(tmp_path / "data"))
+
+
 @pytest.mark.parametrize("bot", ["random", "greedy", "search"])
 def test_whole_deal_with_scripted_input(bot):
     res = runner.invoke(app, ["play", "--bot", bot, "--deals", "1", "--seed", "3"], input="1\n" * 400)
@@ -23,7 +29,7 @@ def test_whole_deal_with_scripted_input(bot):
     assert "Traceback" not in out
     assert "Your hand:" in out and "Stock:" in out and "Your choices:" in out
     assert "Deal 1 is over" in out
-    assert "Player 2's hand was:" in out  # the opponent's hand is shown at the end of a deal
+    assert f"{bot.capitalize()} bot's hand was:" in out  # the opponent's hand is shown at the end of a deal
     assert "Tally: you" in out
     assert "won the match" in out or "match is drawn" in out
 
@@ -40,7 +46,7 @@ def test_first_to_match_and_invalid_input_prompts_again():
 
 
 def test_typed_action_text_is_accepted():
-    res = runner.invoke(app, ["play", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="refuse\nq\n")
+    res = runner.invoke(app, ["play", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="turn\nrefuse\nq\n")
     assert res.exit_code == 0, res.output
     assert "You refused 4s" in res.output
     assert "You left the table." in res.output
@@ -175,7 +181,7 @@ def test_play_every_profile_to_the_end_with_scripted_input(rules):
     out = " ".join(res.output.split())  # Rich wraps at the console width
     assert "Traceback" not in out
     name = "anglo-american" if rules == "pagat" else rules
-    assert f"({name} rules)" in out and "drawn at random" in out
+    assert f"({name} rules:" in out and "drawn at random" in out
     assert "Deal 2 is over" in out
     if name == "classic":
         assert "stakes (base 1, doubled after tablas)" in out and "next stake" in out
@@ -194,3 +200,191 @@ def test_play_shows_r18_tables_and_the_forced_decision_somewhere_in_random_deals
         if seen_table and seen_forced:
             break
     assert seen_table and seen_forced
+
+
+# ------------------------------------------------------------------ issue 9: the terminal table
+def _plain(res) -> str:
+    return " ".join(res.output.split())
+
+
+def test_the_first_turn_is_yours_and_the_screen_shows_progress_dead_cards_and_the_bot_by_name():
+    res = runner.invoke(app, ["play", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="1\nh\nq\n")
+    assert res.exit_code == 0, res.output
+    out = _plain(res)
+    first = out.index("Your choices:")
+    assert "1) turn the top card of the stock" in out[first:first + 80]  # not played for you
+    assert "Greedy bot's table (0 of 11 melded)" in out and "Your table (0 of 11 melded)" in out
+    assert "Dead cards (0): c: – · d: – · h: – · s: –" in out
+    assert "This deal so far (public history)" in out and "1. You turned" in out
+    assert "Player 2" not in out  # the bot is named as on the page
+
+
+@pytest.mark.parametrize("rules, title, section", [
+    ("gameweave", "Gameweave", "Forcing."), ("anglo-american", "Anglo-American (Pagat)", "Forcing back."),
+    ("classic", "Classic", "Stakes."),
+])
+def test_help_and_question_mark_show_the_profile_rules_glossary_and_tips(rules, title, section):
+    for word in ("?", "help"):
+        res = runner.invoke(app, ["play", "--rules", rules, "--seed", "2"], input=f"{word}\nq\n")
+        assert res.exit_code == 0, res.output
+        out = _plain(res)
+        assert f"How to play: {title}" in out and section in out
+        assert "tablas: A tied deal" in out and "Tips for a first deal" in out
+        assert "cannot read" not in out
+
+
+def test_r20_anglo_american_first_to_match_saves_a_record_that_replays(tmp_path):
+    from gameweave.engine import MatchRecord
+
+    path = tmp_path / "m.json"
+    res = runner.invoke(app, ["play", "--bot", "random", "--rules", "anglo-american", "--format", "first_to",
+                              "--target", "2", "--seed", "4", "--record", str(path)], input="1\n" * 6000)
+    assert res.exit_code == 0, res.output
+    out = _plain(res)
+    assert "first to 2 won deals" in out and "won the match" in out
+    rec = MatchRecord.from_dict(__import__("json").loads(path.read_text(encoding="utf-8")))
+    match, finals = rec.replay()
+    assert match.is_over and max(match.wins) == 2 and all(st.is_over for st in finals)
+    assert f"saved to {path}" in out.replace(" ", "") or "saved to" in out
+
+
+def test_r20_classic_stakes_options_and_the_balance_and_a_default_record_folder(tmp_path):
+    res = runner.invoke(app, ["play", "--bot", "random", "--rules", "classic", "--stake", "2", "--tablas-stake",
+                              "carry", "--deals", "2", "--seed", "6"], input="1\n" * 4000)
+    assert res.exit_code == 0, res.output
+    out = _plain(res)
+    assert "stakes (base 2, carried after tablas)" in out
+    assert "(balance " in out and "this deal's stake" in out
+    saved = list((tmp_path / "data" / "records").glob("play-*.json"))
+    assert len(saved) == 1 and "saved to" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--rules", "gameweave", "--format", "stakes"], "do not offer the 'stakes' format"),
+    (["--rules", "anglo-american", "--stake", "2"], "'stake' belongs to a stakes match"),
+    (["--to", "2", "--target", "3"], "--to N is --format first_to --target N"),
+])
+def test_match_options_the_profile_does_not_offer_are_one_error_line(argv, words):
+    res = runner.invoke(app, ["play", *argv])
+    assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output
+
+
+def _asker(lines):
+    import io
+
+    from rich.console import Console
+
+    from gameweave.cli.play import Asker
+
+    buf = io.StringIO()
+    feed = iter(lines)
+
+    def read(prompt):
+        buf.write(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return Asker(Console(file=buf, width=200, highlight=False), read, "Search bot"), buf
+
+
+def _danger_position():
+    """A position of a random deal where the seat to act has a choice that gives the
+    opponent eleven (R16)."""
+    from gameweave.tables import seat_choices
+
+    for seed in range(200):
+        st = GameState.new(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            v = seat_view(st, st.to_act)
+            cs = seat_choices(v)
+            if any(c.gives_eleven for c in cs) and not all(c.gives_eleven for c in cs):
+                return v, cs
+            st.apply(rng.choice(v.legal))
+    raise AssertionError("no position found")
+
+
+def test_r16_a_move_that_gives_eleven_asks_first_and_others_do_not():
+    view, choices = _danger_position()
+    k = next(i for i, c in enumerate(choices, 1) if c.gives_eleven)
+    safe = next(i for i, c in enumerate(choices, 1) if not c.gives_eleven)
+    asker, buf = _asker([str(k), "n", str(safe)])
+    assert asker.ask(view) == choices[safe - 1].action
+    text = buf.getvalue()
+    assert "hands the deal to Search bot" in text and text.count("hands the deal") == 1
+    asker, buf = _asker([str(k), "y"])
+    assert asker.ask(view) == choices[k - 1].action
+    asker, buf = _asker([str(k), str(k)])  # the same number again plays it too
+    assert asker.ask(view) == choices[k - 1].action
+    asker, buf = _asker([str(safe)])
+    assert asker.ask(view) == choices[safe - 1].action and "hands the deal" not in buf.getvalue()
+
+
+def _r18b_view():
+    from gameweave.engine import CARD_NAMES, parse_cards
+
+    mine = parse_cards("Ac Ad Ah As 2d 3d 4d 5d 7d Jd")
+    top = CARD_NAMES.index("6d")
+    rest = [c for c in range(40) if c not in mine and c != top]
+    deck = [x for i in range(10) for x in (mine[i], rest[i])] + [top] + rest[10:]
+    st = GameState.new(deck, rules="classic")
+    st.play("turn")
+    return seat_view(st, 0)
+
+
+def test_r18b_the_chooser_stays_short_at_the_128_choice_position():
+    """RULES R18b: 128 tables; the list shows the common ones, typed hand cards narrow
+    the rest to a few, and any table is reached in at most three inputs."""
+    from gameweave.engine import mask_of, parse_cards
+    from gameweave.tables import seat_choices
+
+    view = _r18b_view()
+    choices = seat_choices(view)
+    assert sum(c.kind == "table" for c in choices) == 128
+    asker, buf = _asker(["Ac Ad Ah 4d 5d", "1"])
+    a = asker.ask(view)
+    got = next(c for c in choices if c.action == a)
+    assert got.uses == mask_of(parse_cards("Ac Ad Ah 4d 5d"))
+    shown = [ln for ln in buf.getvalue().splitlines() if ln.strip()[:3].strip(") ").isdigit()]
+    assert len(shown) <= 40  # the first list: common tables and the other choices, not 128
+    # every one of the 128 tables: at most three inputs (cards, then a number among few)
+    for c in choices:
+        if c.kind != "table":
+            continue
+        fits = [x for x in choices if x.kind == "table" and x.uses == c.uses]
+        assert len(fits) <= 8
+        lines = [format_cards(c.uses) or "-"] + ([str(fits.index(c) + 1)] if len(fits) > 1 else [])
+        asker, _ = _asker(lines)
+        assert asker.ask(view) == c.action
+    # a common case is one input: a new meld of 4d 5d 6d is in the first list
+    asker, buf = _asker([])
+    first, hidden = asker.entries(view, choices)
+    assert hidden > 0 and any(c.text == "meld 4d 5d 6d" for c in first)
+
+
+def test_r18b_through_the_command_from_a_test_deck_in_three_inputs(tmp_path):
+    """``play --test-decks``: the 128-choice position (RULES R18b) met in the terminal and
+    melded by typing the hand cards, then a number: turn, cards, pick."""
+    from gameweave.engine import CARD_NAMES, parse_cards
+    from gameweave.tables import deck_text
+
+    mine = parse_cards("Ac Ad Ah As 2d 3d 4d 5d 7d Jd")
+    top = CARD_NAMES.index("6d")
+    rest = [c for c in range(40) if c not in mine and c != top]
+    deck = [x for i in range(10) for x in (mine[i], rest[i])] + [top] + rest[10:]
+    path = tmp_path / "decks.txt"
+    path.write_text("# R18b\n" + deck_text(deck) + "\n", encoding="utf-8")
+    seed = next(s for s in range(100) if random.Random(s).randrange(2) == 0)  # seat 1 opens (drawn, R9)
+    res = runner.invoke(app, ["play", "--rules", "classic", "--bot", "random", "--seed", str(seed),
+                              "--test-decks", str(path), "--no-record"], input="1\nAc Ad Ah 4d 5d\n1\nq\n")
+    assert res.exit_code == 0, res.output
+    out = _plain(res)
+    assert "Your hand: Ac Ad Ah As 2d 3d 4d 5d 7d Jd" in out
+    assert "113 other tables that use exactly those" in out
+    assert "You melded 6d with Ac Ad Ah 4d 5d from your hand" in out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Ac\n", encoding="utf-8")
+    res = runner.invoke(app, ["play", "--test-decks", str(bad)])
+    assert res.exit_code == 2 and "line 1 is not a deck order" in res.output

@@ -73,3 +73,54 @@ def test_serve_on_a_port_in_use_says_so_in_one_line_with_status_2(tmp_path):
         f"error: port {port} on 127.0.0.1 is already in use (try --port {port + 1})"
     ]
     assert not (tmp_path / "data").exists()  # checked before the database is opened
+
+
+def test_serve_test_decks_says_so_deals_them_and_marks_the_match(tmp_path):
+    """``serve --test-decks FILE``: the R18b position (turned 6d) dealt from a file."""
+    from gameweave.engine import CARD_NAMES, parse_cards
+    from gameweave.tables import deck_text
+
+    mine = parse_cards("Ac Ad Ah As 2d 3d 4d 5d 7d Jd")
+    top = CARD_NAMES.index("6d")
+    rest = [c for c in range(40) if c not in mine and c != top]
+    deck = [x for i in range(10) for x in (mine[i], rest[i])] + [top] + rest[10:]
+    decks = tmp_path / "decks.txt"
+    decks.write_text(f"# one position\n{deck_text(deck)}\n", encoding="utf-8")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from gameweave.cli import main; main()", "serve", "--port", str(port),
+         "--data-dir", str(tmp_path / "data"), "--bot-delay", "0", "--test-decks", str(decks)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.time() + 30
+        while True:
+            assert proc.poll() is None, proc.stdout.read()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.time() < deadline, "the server did not answer in 30 s"
+            time.sleep(0.2)
+        m = httpx.post(f"http://127.0.0.1:{port}/api/matches", json={"rules": "gameweave", "opponent": "friend"}).json()
+        frame = httpx.get(f"http://127.0.0.1:{port}/api/matches/{m['match_id']}/view",
+                          headers={"Authorization": f"Bearer {m['token']}"}).json()
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=15)
+    assert "TEST DECKS: the first 1 deal comes in the order of" in out
+    assert frame["match"]["test"] is True and frame["deal"]["test"] is True
+    assert frame["view"]["hand"] == "Ac Ad Ah As 2d 3d 4d 5d 7d Jd".split()  # seat 1 opens (R9)
+
+
+def test_serve_test_decks_with_a_bad_line_names_it(tmp_path):
+    decks = tmp_path / "decks.txt"
+    decks.write_text("# fine\nAc 2c 3c\n", encoding="utf-8")
+    res = subprocess.run(
+        [sys.executable, "-c", "from gameweave.cli import main; main()", "serve", "--port", str(_free_port()),
+         "--data-dir", str(tmp_path / "data"), "--test-decks", str(decks)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert res.returncode == 2
+    assert "line 2 is not a deck order of the 40 cards" in res.stderr and "Traceback" not in res.stderr

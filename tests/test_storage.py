@@ -41,7 +41,7 @@ def test_migrations_create_the_schema_and_run_again_harmlessly(db_url):
     names = set(inspect(store.engine).get_table_names())
     assert {"matches", "deals", "actions", "alembic_version"} <= names
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     store.close()
 
 
@@ -115,4 +115,42 @@ def test_default_database_is_sqlite_in_the_data_dir(tmp_path, monkeypatch):
     assert resolve_url("postgresql+psycopg://u@h/db", None) == "postgresql+psycopg://u@h/db"
     store = Store(resolve_url(None, None))
     assert store.description.endswith("gameweave.db")
+    store.close()
+
+
+def test_migration_0002_upgrades_a_0001_database_with_matches_in_it(db_url):
+    """A match stored before stakes and test decks (schema 0001) loads after the upgrade
+    with the defaults: stake 1, tablas doubling (R20), no test deal."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from gameweave.engine import shuffled_deck
+    from gameweave.storage.store import MIGRATIONS
+    from gameweave.tables import Table, deck_text
+
+    eng = create_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with eng.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    table, _tok = Table.create(opponent="friend", bot=None, format="first_to", target=2, deck=shuffled_deck(3),
+                               salt="ab" * 16)
+    d = table.deal
+    with eng.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO matches (id, created_at, rules, format, target, first_opener, opponent, bot, invite, "
+            "token1_sha256, token2_sha256, version) VALUES (:id, CURRENT_TIMESTAMP, 'gameweave', 'first_to', 2, 0, "
+            "'friend', NULL, :inv, :t1, NULL, 1)"), {"id": table.match_id, "inv": table.invite,
+                                                     "t1": table.token_hashes[0]})
+        conn.execute(text(
+            "INSERT INTO deals (match_id, number, opener, deck, salt, commitment, status, winner, created_at) "
+            "VALUES (:id, 1, 0, :deck, :salt, :c, 'playing', NULL, CURRENT_TIMESTAMP)"),
+            {"id": table.match_id, "deck": deck_text(d.deck), "salt": d.salt, "c": d.commitment})
+    eng.dispose()
+    store = Store(db_url)
+    loaded = store.load(table.match_id)
+    assert loaded is not None and loaded.match.stake == 1 and loaded.match.tablas_stake == "double"
+    assert loaded.test is False and loaded.stakes() is None and loaded.target == 2
     store.close()

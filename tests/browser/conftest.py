@@ -41,8 +41,10 @@ def _unavailable(reason: str) -> None:
 
 
 class DeckQueue:
-    """A ``deck_source`` for the server: fixed ``(deck, salt)`` pairs first, in order,
-    then cryptographic shuffles."""
+    """A ``deck_source`` for the server, as ``gameweave serve --test-decks FILE`` deals:
+    fixed deck orders first, in order, each marked as a test deal (``(deck, salt, True)``:
+    the match says ``test: true`` and claims no fair shuffle), then cryptographic
+    shuffles."""
 
     def __init__(self) -> None:
         self.queue: list[tuple[tuple[int, ...], str]] = []
@@ -52,13 +54,15 @@ class DeckQueue:
         with self.lock:
             self.queue.append((tuple(deck), salt))
 
-    def __call__(self) -> tuple[tuple[int, ...], str]:
+    def __call__(self) -> tuple[tuple[int, ...], str, bool]:
         from gameweave.tables import secure_deck
 
         with self.lock:
             if self.queue:
-                return self.queue.pop(0)
-        return secure_deck()
+                deck, salt = self.queue.pop(0)
+                return deck, salt, True
+        deck, salt = secure_deck()
+        return tuple(deck), salt, False
 
 
 def _free_port() -> int:
@@ -140,8 +144,9 @@ def new_context(browser, live_server):
     watch = PageWatch()
     contexts = []
 
-    def make(viewport=None):
-        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=live_server.url)
+    def make(viewport=None, **options):
+        # options: more browser-context options, e.g. has_touch=True, is_mobile=True (a phone)
+        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=live_server.url, **options)
         ctx.add_init_script("try { localStorage.setItem('gameweave.pace', '0'); } catch (e) {}")
         ctx.set_default_timeout(15000)
         ctx.on("page", watch.watch)

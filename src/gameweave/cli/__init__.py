@@ -5,13 +5,15 @@ Each subcommand lives in its own module and registers itself on :data:`app`.
 
 from __future__ import annotations
 
-from .app import app
+from .app import app, whole_short_help
 from . import replay as _replay  # noqa: F401  (registers `replay`, `demo`)
 from . import bench as _bench  # noqa: F401  (registers `bench`)
 from . import play as _play  # noqa: F401  (registers `play`)
 from . import arena as _arena  # noqa: F401  (registers `arena`)
 from . import serve as _serve  # noqa: F401  (registers `serve`, `verify`)
 from . import conformance as _conformance  # noqa: F401  (registers `conformance`)
+
+whole_short_help()
 
 
 def main() -> None:

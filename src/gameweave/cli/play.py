@@ -1,47 +1,61 @@
 """``gameweave play``: one person against a bot, a whole match, in the terminal (Rich).
 
 Everything shown to the person comes from their seat's view (R21): their hand in hand
-order (R4), both tables with numbered melds (§VII), the card in the centre and who let it
-go, the stock count, the match tally (R20), what just happened in plain words, and every
-legal action as a numbered choice.  The bot, too, decides from its own view only.  At the
-end of a deal the opponent's hand is shown.  Keyboard only: a number (or an action in
-§VII notation, e.g. ``throw Ks``), ``q`` to leave; Ctrl-C or end of input leave cleanly.
+order (R4), both tables with numbered melds (§VII) and "N of 11 melded" with a badge when a
+seat is one card from eleven (R16), the card in the centre and who let it go, the dead
+cards by suit, the stock count, the match tally and stakes balance (R20), what just
+happened in plain words (``h`` shows the deal's whole public history), and every legal
+action as a numbered choice (built by :mod:`gameweave.tables.choices`, as on the page).
+A move that publicly hands the opponent the deal asks for a confirmation first.  The bot,
+named as on the page ("Greedy bot"), decides from its own view only.  At the end of a
+deal the opponent's hand is shown; the finished deals are saved as a match record
+(§VII).  Keyboard only: a number (or an action in §VII notation, e.g. ``throw Ks``),
+``?`` or ``help`` for the rules (from ``tables/help.json``), ``q`` to leave; Ctrl-C or end
+of input leave cleanly.
 
 Every profile plays (``--rules``, §V): where melds are rearranged (R18) each meld choice
 is shown as the whole new table with the hand cards it uses, a forced card waits for the
-person's ``meld`` decision (R18e), and anglo-american offers forcing back (R19).  The
-match follows the profile (R20: first to 3, stakes with ``--option tablas_stake=carry``
-…), and "what just happened" is told from the view's public events, never from text.
+person's ``meld`` decision (R18e), and anglo-american offers forcing back (R19).  When
+there are many tables to choose from (up to 128, R18b) the common ones (one new meld, one
+meld added to) are listed and the person may type the hand cards to add instead, then
+pick among the few tables that use exactly those.  The match follows the profile and the
+options the page offers (R20: ``--format``, ``--target``, ``--stake``, ``--tablas-stake``),
+and "what just happened" is told from the view's public events, never from text.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
+from datetime import datetime, UTC
+from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..engine import (
     FORCE_ANY, GameState, GameweaveError, Match, PublicEvent, SeatView, find_profile,
     force_of, format_cards, kind_of, meld_cards, parse_action, seat_view, table_of, thrown_card,
 )
 from ..engine.actions import FORCE_KIND, REFUSE_KIND, TABLE, TURN_KIND
-from ..engine.cards import CARD_NAMES
+from ..engine.cards import CARD_NAMES, SUITS, parse_cards
+from ..engine.record import GameRecord, MatchRecord
+from ..tables import Choice, check_new_match, help_data, seat_choices
+from ..tables.choices import one_from_eleven
 from .app import app
-from .common import RULES_HELP, options_or_exit, profile_or_exit
+from .common import RULES_HELP, error, options_or_exit, profile_or_exit
 
 BOT_NAMES = "random, greedy, search"
+MANY_MELDS = 10
+"""Above this many meld choices the R18 chooser lists the common tables only and lets the
+person type the hand cards to add (R18b)."""
 SUIT_STYLE = {0: "green", 1: "yellow", 2: "red", 3: "blue"}
 
 
 class _Quit(Exception):
     """The person left the table."""
-
-
-def _who(seat: int, me: int, cap: bool = True) -> str:
-    if seat == me:
-        return "You" if cap else "you"
-    return f"Player {seat + 1}"
 
 
 def _cards(mask: int) -> str:
@@ -72,12 +86,14 @@ def _melding(view: SeatView) -> int:
     return view.forced if view.forced >= 0 else view.centre
 
 
-def choice_text(view: SeatView, action: int) -> str:
+def choice_text(view: SeatView, action: int, opp_name: str | None = None) -> str:
     """Plain words for one of the viewer's legal actions: a meld choice shows the
     resulting meld (R12) or, where melds are rearranged, the whole new table (R18); a
-    force names the target meld's cards (R15) or says the opponent must meld it (R18e)."""
+    force names the target meld's cards (R15) or says the opponent must meld it (R18e).
+    ``opp_name`` names the opponent (default ``Player N``)."""
     me = view.seat
     opp = 1 - me
+    oname = opp_name or f"Player {opp + 1}"
     k = kind_of(action)
     if k == TABLE:
         card = _melding(view)
@@ -105,7 +121,7 @@ def choice_text(view: SeatView, action: int) -> str:
             return f"turn the stock (let {CARD_NAMES[view.centre]} die)"
         return "turn the top card of the stock"
     if k == FORCE_KIND:
-        return (f"force {CARD_NAMES[view.centre]} back onto Player {opp + 1}, who turned and refused it "
+        return (f"force {CARD_NAMES[view.centre]} back onto {oname}, who turned and refused it "
                 f"(they must meld it, R19)")
     card = view.centre if k == REFUSE_KIND else thrown_card(action)
     verb = "refuse" if k == REFUSE_KIND else "throw"
@@ -113,28 +129,30 @@ def choice_text(view: SeatView, action: int) -> str:
     if force == FORCE_ANY:
         warn = ""
         if view.table_counts[opp] + 1 >= 11:
-            warn = f" [red](eleven for Player {opp + 1}: they win, R16)[/]"
-        return (f"{verb} {CARD_NAMES[card]} and force it on Player {opp + 1}: they must meld it into "
+            warn = f" [red](eleven for {oname}: they win, R16)[/]"
+        return (f"{verb} {CARD_NAMES[card]} and force it on {oname}: they must meld it into "
                 f"their table {_table(view.melds[opp])} (R18e){warn}")
     if force:
         target = view.melds[opp][force - 1]
         warn = ""
         if view.table_counts[opp] + 1 >= 11:
-            warn = f" [red](eleven for Player {opp + 1}: they win, R16)[/]"
-        return (f"{verb} {CARD_NAMES[card]} and force it onto Player {opp + 1}'s meld {force} "
+            warn = f" [red](eleven for {oname}: they win, R16)[/]"
+        return (f"{verb} {CARD_NAMES[card]} and force it onto {oname}'s meld {force} "
                 f"{_cards(target)} -> {_cards(target | (1 << card))}{warn}")
     if k == REFUSE_KIND:
-        return f"refuse {CARD_NAMES[card]} (it goes live for Player {opp + 1})"
+        return f"refuse {CARD_NAMES[card]} (it goes live for {oname})"
     return f"throw {_cards(1 << card)}"
 
 
-def event_words(ev: PublicEvent, after: SeatView, me: int) -> str:
+def event_words(ev: PublicEvent, after: SeatView, me: int, opp_name: str | None = None) -> str:
     """Plain words for one public event from seat ``me``'s point of view, from the
-    event's fields only (R21), e.g. ``"Player 2 forced 7s onto your meld 4s 5s 6s"``."""
+    event's fields only (R21), e.g. ``"Player 2 forced 7s onto your meld 4s 5s 6s"``;
+    ``opp_name`` names the other seat (default ``Player N``)."""
     seat = ev.seat
-    who = _who(seat, me)
+    oname = opp_name or f"Player {2 - me}"
+    who = "You" if seat == me else oname
     opp = 1 - seat
-    whose_opp = "your" if opp == me else f"Player {opp + 1}'s"
+    whose_opp = "your" if opp == me else f"{oname}'s"
     card = CARD_NAMES[ev.card] if ev.card >= 0 else ""
     won = after.status == "won" and after.history and after.history[-1] == ev
     k = ev.kind
@@ -163,7 +181,7 @@ def event_words(ev: PublicEvent, after: SeatView, me: int) -> str:
             return f"{who} {pre}would turn the stock, but it is empty"
         return f"{who} {pre}turned {card}"
     if k == "force":
-        whose = "you" if opp == me else f"Player {opp + 1}"
+        whose = "you" if opp == me else oname
         return f"{who} forced {card} back onto {whose} (R19): {'you' if opp == me else 'they'} must meld it"
     verb = "refused" if k == "refuse" else "threw"
     if ev.forced:
@@ -175,9 +193,9 @@ def event_words(ev: PublicEvent, after: SeatView, me: int) -> str:
                 if k == "refuse":
                     s += " (a refused turned card)"
             if won:
-                s += f"; that is eleven for {_who(opp, me, False)}"
+                s += f"; that is eleven for {'you' if opp == me else oname}"
             return s
-        s = f"{who} {verb} {card} and forced it on {'you' if opp == me else f'Player {opp + 1}'}"
+        s = f"{who} {verb} {card} and forced it on {'you' if opp == me else oname}"
         return s + f": {'you' if opp == me else 'they'} must meld it (R18e)"
     s = f"{who} {verb} {card}"
     if after.status == "tablas" and after.history and after.history[-1] == ev:
@@ -185,150 +203,389 @@ def event_words(ev: PublicEvent, after: SeatView, me: int) -> str:
     return s
 
 
-def event_text(before: SeatView, action: int, after: SeatView, me: int) -> str:
+def event_text(before: SeatView, action: int, after: SeatView, me: int, opp_name: str | None = None) -> str:
     """Plain words for the action just applied (the last event of ``after``), from seat
     ``me``'s point of view."""
-    return event_words(after.history[-1], after, me)
+    return event_words(after.history[-1], after, me, opp_name)
 
 
-def _score(match: Match, me: int) -> str:
+
+
+def bot_name(name: str) -> str:
+    """The bot's display name, as on the page: ``greedy`` -> ``Greedy bot``."""
+    return f"{name[:1].upper()}{name[1:]} bot"
+
+
+def _score(match: Match, me: int, oname: str = "") -> str:
+    """The score line: wins, tablas, the format, and in a stakes match both seats' stakes,
+    the balance and this deal's stake (R20)."""
     opp = 1 - me
-    s = f"You {match.wins[me]} – {match.wins[opp]} Player {opp + 1}, tablas {match.tablas}"
+    oname = oname or f"Player {opp + 1}"
+    s = f"You {match.wins[me]} – {match.wins[opp]} {oname}, tablas {match.tablas}"
     if match.format == "first_to":
         s += f" (first to {match.target})"
     elif match.format == "stakes":
-        s += (f"; stakes won: you {match.points[me]}, Player {opp + 1} {match.points[opp]}; "
-              f"this deal's stake {match.current_stake}")
+        b = match.balance(me)
+        s += (f"; stakes won: you {match.points[me]}, {oname} {match.points[opp]} "
+              f"(balance {b:+d}); this deal's stake {match.current_stake}")
     return s
 
 
-def _screen(con: Console, view: SeatView, deal_no: int, match: Match, bot: str, log: list[str]) -> None:
+def dead_grid(dead: int) -> str:
+    """The dead cards as a compact grid by suit: ``c: 2 5 K · d: – · h: A 7 · s: Q``."""
+    parts = []
+    for suit in range(4):
+        ranks = [CARD_NAMES[c][0] for c in range(suit, 40, 4) if dead >> c & 1]
+        parts.append(f"[{SUIT_STYLE[suit]}]{SUITS[suit]}[/]: {' '.join(ranks) or '–'}")
+    return " · ".join(parts)
+
+
+def _progress_line(view: SeatView, seat: int, label: str) -> str:
+    n = view.table_counts[seat]
+    badge = " [bold red]ONE FROM ELEVEN[/]" if seat in one_from_eleven(view) else ""
+    return f"{label} ({n} of 11 melded){badge}"
+
+
+def _screen(con: Console, view: SeatView, deal_no: int, match: Match, oname: str, log: list[str]) -> None:
     me = view.seat
     opp = 1 - me
-    con.rule(f"Deal {deal_no} · {_score(match, me)} · {bot}")
+    con.rule(f"Deal {deal_no} · {view.rules} rules")
+    con.print(f"Score: {_score(match, me, oname)}")
     if log:
         con.print("[bold]What just happened:[/]")
         for line in log:
             con.print(f"  {line}")
-    tc = view.table_counts
-    con.print(f"Player {opp + 1}'s table ({tc[opp]} cards): {_meld_list(view.melds[opp])}")
-    con.print(f"Your table ({tc[me]} cards): {_meld_list(view.melds[me])}")
+    theirs = _progress_line(view, opp, oname + "'s table")
+    con.print(f"{theirs}: {_meld_list(view.melds[opp])}")
+    con.print(f"{_progress_line(view, me, 'Your table')}: {_meld_list(view.melds[me])}")
     if view.forced >= 0:
-        who = "you" if view.to_act == me else f"Player {view.to_act + 1}"
+        who = "you" if view.to_act == me else oname
         con.print(f"Forced on {who}: {_cards(1 << view.forced)} (it must be melded, R18e)")
     elif view.centre >= 0:
         if view.live_from == opp:
-            where = f"live, let go by Player {opp + 1}"
+            where = f"live, let go by {oname}"
         elif view.live_from == me:
             where = "let go by you"
         else:
-            where = "just turned by you" if view.to_act == me else f"just turned by Player {opp + 1}"
+            where = "just turned by you" if view.to_act == me else f"just turned by {oname}"
         con.print(f"Centre: {_cards(1 << view.centre)} ({where})")
     else:
         con.print("Centre: empty")
-    con.print(f"Stock: {_n(view.stock_count, 'card')} · Player {opp + 1} holds {_n(view.hand_counts[opp], 'card')}")
+    con.print(f"Dead cards ({view.dead.bit_count()}): {dead_grid(view.dead)}")
+    con.print(f"Stock: {_n(view.stock_count, 'card')} · {oname} holds {_n(view.hand_counts[opp], 'card')}")
     con.print(f"Your hand: {_cards(view.hand) or '(empty)'}")
 
 
-def _ask(con: Console, view: SeatView) -> int:
-    legal = view.legal
-    rules = find_profile(view.rules)
-    if view.decision == "meld":
-        con.print(f"[bold]{CARD_NAMES[view.forced]} was forced on you: choose your new table (R18e).[/]")
-    con.print("[bold]Your choices:[/]")
-    for i, a in enumerate(legal, 1):
-        con.print(f"  {i:>2}) {choice_text(view, a)}")
-    while True:
+def show_help(con: Console, rules: str) -> None:
+    """Print the rules of profile ``rules``, the glossary and first-deal tips (help.json)."""
+    data = help_data()
+    prof = data["profiles"][find_profile(rules).name]
+    con.rule(f"How to play: {prof['title']} ({prof['summary']})")
+    for sec in prof["sections"]:
+        con.print(f"[bold]{escape(sec['title'])}.[/] {escape(sec['text'])}")
+    con.print("[bold]Words of the game[/]")
+    for g in data["glossary"]:
+        con.print(f"  [bold]{escape(g['term'])}[/]: {escape(g['text'])}")
+    con.print("[bold]Tips for a first deal[/]")
+    for tip in data["tips"]:
+        con.print(f"  - {escape(tip)}")
+    con.print(escape(data["terminal"]["help_hint"]))
+
+
+def _is_common(view: SeatView, c: Choice) -> bool:
+    """A meld choice that leaves the table as it is but for one meld: one new meld, or
+    one meld added to; or one that adds no hand card (R12-like cases under R18)."""
+    if not c.uses:
+        return True
+    before = set(view.melds[view.seat])
+    new = [m for m in c.melds if m not in before]
+    gone = [m for m in before if m not in c.melds]
+    return len(new) == 1 and (not gone or (len(gone) == 1 and gone[0] & ~new[0] == 0))
+
+
+Reader = Callable[[str], str]
+"""Reads one line of input after a prompt; raises EOFError at the end of input."""
+
+
+class Asker:
+    """The person's side of one decision: lists the choices, reads numbers, typed
+    actions, typed hand cards (the R18 chooser), ``?``/``help``, ``h`` and ``q``, and
+    confirms a move that gives the opponent eleven (R16).  ``read`` reads a line."""
+
+    def __init__(self, con: Console, read: Reader, oname: str):
+        self.con = con
+        self.read = read
+        self.oname = oname
+
+    def _line(self, prompt: str) -> str:
         try:
-            ask = "Press Enter or 1" if len(legal) == 1 else f"Choose 1-{len(legal)}"
-            text = con.input(f"{ask} (q to leave): ").strip()
+            return self.read(prompt).strip()
         except EOFError:
             raise _Quit() from None
-        if text.lower() in ("q", "quit", "exit"):
+
+    def entries(self, view: SeatView, choices: list[Choice]) -> tuple[list[Choice], int]:
+        """The numbered entries: all choices, or where there are more than
+        :data:`MANY_MELDS` meld choices, the common meld choices and every other choice;
+        and how many meld choices are left to the hand-card chooser."""
+        melds = [c for c in choices if c.is_meld]
+        if len(melds) <= MANY_MELDS:
+            return choices, 0
+        shown = [c for c in choices if not c.is_meld or _is_common(view, c)]
+        return shown, len(choices) - len(shown)
+
+    def ask(self, view: SeatView, history: Callable[[], None] | None = None) -> int:
+        """The action the person picks (one of ``view.legal``).  Raises :class:`_Quit`."""
+        con = self.con
+        choices = seat_choices(view)
+        if view.decision == "meld":
+            con.print(f"[bold]{CARD_NAMES[view.forced]} was forced on you: choose your new table (R18e).[/]")
+        shown, hidden = self.entries(view, choices)
+        while True:
+            con.print("[bold]Your choices:[/]")
+            for i, c in enumerate(shown, 1):
+                text = choice_text(view, c.action, self.oname)
+                warn = f" [bold red](gives {self.oname} eleven)[/]" if c.gives_eleven and "eleven for" not in text else ""
+                con.print(f"  {i:>2}) {text}{warn}")
+            if hidden:
+                hint = help_data()["terminal"]["r18_pick"].format(example=self._example(view, choices), count=hidden)
+                con.print(f"  {escape(hint)}")
+            n = len(shown)
+            ask = "Press Enter or 1" if n == 1 else f"Choose 1-{n}"
+            text = self._line(f"{ask} (? rules, h history, q to leave): ")
+            picked = self._pick(view, choices, shown, text, history)
+            if picked is None:
+                continue
+            if picked.gives_eleven and not self._confirm(picked, shown):
+                continue
+            return picked.action
+
+    def _example(self, view: SeatView, choices: list[Choice]) -> str:
+        for c in choices:
+            if c.is_meld and c.uses and not _is_common(view, c):
+                return format_cards(c.uses)
+        return "2d 3d"
+
+    def _pick(self, view: SeatView, choices: list[Choice], shown: list[Choice], text: str,
+              history: Callable[[], None] | None) -> Choice | None:
+        con = self.con
+        n = len(shown)
+        low = text.lower()
+        if low in ("q", "quit", "exit"):
             raise _Quit()
+        if low in ("?", "help"):
+            show_help(con, view.rules)
+            return None
+        if low in ("h", "history"):
+            if history is not None:
+                history()
+            return None
         if text.isdigit():
-            n = int(text)
-            if 1 <= n <= len(legal):
-                return legal[n - 1]
-            con.print(f"[red]There is no choice {n}: type a number from 1 to {len(legal)}.[/]")
-            continue
+            k = int(text)
+            if 1 <= k <= n:
+                return shown[k - 1]
+            con.print(f"[red]There is no choice {k}: type a number from 1 to {n}.[/]")
+            return None
         if not text:
-            if len(legal) == 1:
-                return legal[0]
-            con.print(f"[red]Type a number from 1 to {len(legal)}, or q to leave.[/]")
-            continue
+            if n == 1:
+                return shown[0]
+            con.print(f"[red]Type a number from 1 to {n}, or q to leave.[/]")
+            return None
         try:
-            a = parse_action(text, rules)
+            a = parse_action(text, find_profile(view.rules))
         except GameweaveError as exc:
-            con.print(f"[red]{exc}. Type a number from 1 to {len(legal)}.[/]")
-            continue
-        if a in legal:
-            return a
-        con.print(f"[red]{text!r} is not one of your choices now. Type a number from 1 to {len(legal)}.[/]")
+            cards = self._hand_cards(view, text)
+            if cards is not None and any(c.is_meld for c in choices):
+                return self.choose_by_cards(view, choices, cards)
+            con.print(f"[red]{escape(str(exc))}. Type a number from 1 to {n}.[/]")
+            return None
+        for c in choices:
+            if c.action == a:
+                return c
+        con.print(f"[red]{escape(repr(text))} is not one of your choices now. Type a number from 1 to {n}.[/]")
+        return None
+
+    @staticmethod
+    def _hand_cards(view: SeatView, text: str) -> int | None:
+        """The mask of typed hand cards (``-`` is none), or None if it is not that."""
+        if text.strip() == "-":
+            return 0
+        try:
+            cards = parse_cards(text)
+        except (GameweaveError, ValueError):
+            return None
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        return mask if mask & ~view.hand == 0 else None
+
+    def choose_by_cards(self, view: SeatView, choices: list[Choice], cards: int) -> Choice | None:
+        """The R18 chooser's second step: the meld choices that add exactly the hand
+        cards ``cards``; one is taken at once, several are offered by number."""
+        con = self.con
+        fits = [c for c in choices if c.is_meld and c.uses == cards]
+        what = format_cards(cards) or "no hand card"
+        if not fits:
+            con.print(f"[red]{escape(help_data()['terminal']['r18_none'])} ({what})[/]")
+            return None
+        if len(fits) == 1:
+            return fits[0]
+        con.print(f"[bold]Tables that add {what}:[/]")
+        for i, c in enumerate(fits, 1):
+            con.print(f"  {i:>2}) {choice_text(view, c.action, self.oname)}")
+        while True:
+            text = self._line(f"Choose 1-{len(fits)} (Enter to go back): ")
+            if not text:
+                return None
+            if text.isdigit() and 1 <= int(text) <= len(fits):
+                return fits[int(text) - 1]
+            con.print(f"[red]Type a number from 1 to {len(fits)}, or Enter to go back.[/]")
+
+    def _confirm(self, c: Choice, shown: list[Choice]) -> bool:
+        """Ask before a move that publicly gives the opponent eleven (R16): ``y``, or
+        the same number again, plays it."""
+        question = help_data()["terminal"]["confirm_danger"].format(opponent=self.oname)
+        number = str(shown.index(c) + 1) if c in shown else ""
+        self.con.print(f"[bold red]{escape(c.text)}:[/] " + escape(question.rstrip()))
+        answer = self._line(f"y or {number} plays it, anything else goes back: " if number else "y plays it: ")
+        return answer.lower() in ("y", "yes") or (bool(number) and answer == number)
 
 
-def play_deal(con: Console, st: GameState, me: int, bot, deal_no: int, match: Match, bot_name: str) -> None:
-    """Play one deal to its end: the person in seat ``me`` types, the bot answers from its
-    own view (R21).  Raises :class:`_Quit` when the person leaves."""
+def _history_printer(con: Console, st: GameState, me: int, oname: str) -> Callable[[], None]:
+    def show() -> None:
+        view = seat_view(st, me)
+        con.rule("This deal so far (public history)")
+        if not view.history:
+            con.print("  nothing yet")
+        for i, ev in enumerate(view.history, 1):
+            con.print(f"  {i:>2}. {event_words(ev, view, me, oname)}")
+    return show
+
+
+def play_deal(con: Console, st: GameState, me: int, bot, deal_no: int, match: Match, bot_label: str,
+              read: Reader | None = None) -> None:
+    """Play one deal to its end: the person in seat ``me`` decides every decision (the
+    deal's first ``turn`` too), the bot answers from its own view (R21).  Raises
+    :class:`_Quit` when the person leaves."""
+    asker = Asker(con, read or con.input, bot_label)
     log: list[str] = []
+    history = _history_printer(con, st, me, bot_label)
     while not st.is_over:
         seat = st.to_act
         if seat == me:
             before = seat_view(st, me)
-            if len(before.legal) == 1 and before.decision == "turn":
-                a = before.legal[0]  # the deal's first turn: nothing to decide
-            else:
-                _screen(con, before, deal_no, match, bot_name, log)
-                log = []
-                a = _ask(con, before)
+            _screen(con, before, deal_no, match, bot_label, log)
+            log = []
+            a = asker.ask(before, history)
         else:
             a = bot.choose(seat_view(st, seat))
         st.play(a, seat=seat)
         after = seat_view(st, me)
-        log.append(event_words(after.history[-1], after, me))
+        log.append(event_words(after.history[-1], after, me, bot_label))
     end = seat_view(st, me)
     opp = 1 - me
     con.rule(f"Deal {deal_no} is over")
     for line in log:
         con.print(f"  {line}")
     if st.status == "won":
-        con.print("[bold green]You won the deal![/]" if st.winner == me else f"[bold red]Player {opp + 1} won the deal.[/]")
+        con.print("[bold green]You won the deal![/]" if st.winner == me else f"[bold red]{bot_label} won the deal.[/]")
     else:
         con.print("[bold]Tablas: the stock ran out (R17).[/]")
-    con.print(f"Player {opp + 1}'s table: {_meld_list(end.melds[opp])}")
-    con.print(f"Player {opp + 1}'s hand was: {_cards(end.opponent_hand or 0) or '(empty)'}")
+    con.print(f"{bot_label}'s table: {_meld_list(end.melds[opp])}")
+    con.print(f"{bot_label}'s hand was: {_cards(end.opponent_hand or 0) or '(empty)'}")
     con.print(f"Your table: {_meld_list(end.melds[me])}")
     con.print(f"Your hand: {_cards(end.hand) or '(empty)'}")
+
+
+def _record_path(record: Path | None) -> Path:
+    """``--record FILE``, else a new file in ``<data dir>/records`` (``$GAMEWEAVE_DATA``)."""
+    if record is not None:
+        return record
+    from ..storage import default_data_dir
+
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return default_data_dir() / "records" / f"play-{stamp}.json"
+
+
+def save_record(con: Console, path: Path, match: Match, finished: list[GameState]) -> None:
+    """Write the finished deals as a §VII match record (``gameweave replay`` / ``verify``
+    read it) and say where; an unfinished deal is never written (R21: its stock is
+    still secret)."""
+    if not finished:
+        con.print("No deal was finished, so no record was saved.")
+        return
+    rec = MatchRecord(rules=match.rules.name, first_opener=match.first_opener, options=dict(match.options),
+                      deals=[GameRecord.from_state(st) for st in finished])
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(rec.to_dict()) + "\n", encoding="utf-8")
+    except OSError as exc:
+        error(f"cannot save the record to {path}: {exc.strerror or exc}")
+        return
+    con.print(f"Record of {_n(len(finished), 'finished deal')} saved to {escape(str(path))} "
+              f"(gameweave replay {escape(str(path))})")
 
 
 @app.command()
 def play(
     bot: str = typer.Option("greedy", "--bot", help="Opponent: " + BOT_NAMES + "."),
+    rules: str = typer.Option("gameweave", "--rules", help=RULES_HELP),
+    fmt: str | None = typer.Option(None, "--format", help="Match format: first_to, tally or stakes (stakes in "
+                                                          "classic only). Default: the profile's."),
+    target: int | None = typer.Option(None, "--target", min=1, max=99, help="N of a first-to-N match."),
+    stake: int | None = typer.Option(None, "--stake", min=1, help="Base stake of a stakes match."),
+    tablas_stake: str | None = typer.Option(None, "--tablas-stake",
+                                            help="In a stakes match, what tablas does to the next stake: "
+                                                 "double or carry."),
     deals: int | None = typer.Option(None, "--deals", min=1, help="Play this many deals. Default 3 (or the whole first-to match)."),
-    to: int | None = typer.Option(None, "--to", min=1, help="Play until one seat has won this many deals."),
+    to: int | None = typer.Option(None, "--to", min=1, help="Play until one seat has won this many deals (--format first_to --target N)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed for the deals and the bot (default: random)."),
     seat: int = typer.Option(1, "--seat", min=1, max=2, help="Your seat, 1 or 2."),
-    rules: str = typer.Option("gameweave", "--rules", help=RULES_HELP),
     option: list[str] | None = typer.Option(None, "--option", help="Match option key=value (R20), e.g. tablas_stake=carry."),
+    record: Path | None = typer.Option(None, "--record", dir_okay=False,
+                                       help="Save the finished deals as a match record here (default: a new "
+                                            "file in the data directory's records folder, named at the end)."),
+    no_record: bool = typer.Option(False, "--no-record", help="Save no record."),
+    test_decks: Path | None = typer.Option(
+        None, "--test-decks", exists=True, dir_okay=False,
+        help="Deal the deck orders of this file first (one 40-card deck a line, as for serve --test-decks), "
+             "to replay a position; then shuffled deals.",
+    ),
 ) -> None:
-    """Play a match against a bot in the terminal: type a choice's number each turn."""
+    """Play a match against a bot in the terminal: type a choice's number each turn.
+
+    Type ? or help at any choice for the rules of the profile in play, a glossary and
+    tips; h for the deal's public history; q to leave."""
     from ..bots import make_bot
+    from ..engine import OptionError
+    from ..tables import TestDeckError, read_test_decks
 
     con = Console(highlight=False)
     if deals is not None and to is not None:
-        typer.echo("error: give --deals or --to, not both", err=True)
-        raise typer.Exit(2)
+        error("give --deals or --to, not both", 2)
     profile = profile_or_exit(rules)
     assert profile is not None
-    given = list(option or [])
     if to is not None:
-        given += ["match=first_to", f"target={to}"]
-    opts = options_or_exit(profile, given)
+        if fmt not in (None, "first_to") or target is not None:
+            error("--to N is --format first_to --target N: give one of them", 2)
+        fmt, target = "first_to", to
+    try:
+        opts = check_new_match(profile, fmt, target, stake, tablas_stake)
+    except OptionError as exc:
+        error(str(exc), 2)
+    if option:
+        given = [f"{k}={v}" for k, v in opts.items()] + list(option)
+        opts = options_or_exit(profile, given)
+    fixed: list[tuple[int, ...]] = []
+    if test_decks is not None:
+        try:
+            fixed = read_test_decks(test_decks)
+        except TestDeckError as exc:
+            error(exc.message, 2)
     try:
         opponent = make_bot(bot, seed=seed)
     except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        error(str(exc), 2)
+    label = bot_name(bot.strip().lower())
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 30)
     me = seat - 1
@@ -349,42 +606,54 @@ def play(
     if match.format == "stakes":
         how = "doubled" if match.tablas_stake == "double" else "carried"
         goal += f", stakes (base {match.stake}, {how} after tablas)"
-    opener = "you open" if first == me else f"Player {first + 1} opens"
+    opener = "you open" if first == me else f"{label} opens"
     drawn = " (drawn at random)" if profile.first_opener == "random" else ""
-    con.print(f"Gameweave ({profile.name} rules): you (seat {seat}) against [bold]{bot}[/] (Player {2 - me}), "
-              f"{goal}, seed {seed}; {opener} deal 1{drawn}.")
-    con.print("Type the number of a choice and press Enter; q leaves the table.")
+    title = help_data()["profiles"][profile.name]
+    con.print(f"Gameweave ({profile.name} rules: {title['summary']}): you (seat {seat}) against "
+              f"[bold]{label}[/] (seat {2 - me}), {goal}, seed {seed}; {opener} deal 1{drawn}.")
+    con.print(escape(help_data()["terminal"]["help_hint"]))
     deal_no = 0
+    finished: list[GameState] = []
+    path = None if no_record else _record_path(record)
     try:
         while not match.is_over and (n_deals is None or deal_no < n_deals):
             deal_no += 1
-            st = match.new_deal(seed=rng.randrange(1 << 62))
-            stake = match.current_stake
-            play_deal(con, st, me, opponent, deal_no, match, bot)
+            shuffle_seed = rng.randrange(1 << 62)
+            st = match.new_deal(fixed.pop(0)) if fixed else match.new_deal(seed=shuffle_seed)
+            this_stake = match.current_stake
+            play_deal(con, st, me, opponent, deal_no, match, label)
             match.count(st)
-            line = f"Tally: you {match.wins[me]}, Player {2 - me} {match.wins[1 - me]}, tablas {match.tablas}"
+            finished.append(st)
+            line = f"Tally: you {match.wins[me]}, {label} {match.wins[1 - me]}, tablas {match.tablas}"
             if match.format == "stakes":
-                paid = ("you win" if st.winner == me else f"Player {2 - me} wins") + f" the stake of {stake}" \
-                    if st.status == "won" else f"the stake of {stake} is unpaid"
-                line += (f"; {paid}; stakes won: you {match.points[me]}, Player {2 - me} {match.points[1 - me]}; "
-                         f"next stake {match.current_stake}")
+                paid = ("you win" if st.winner == me else f"{label} wins") + f" the stake of {this_stake}" \
+                    if st.status == "won" else f"the stake of {this_stake} is unpaid"
+                line += (f"; {paid}; stakes won: you {match.points[me]}, {label} {match.points[1 - me]} "
+                         f"(balance {match.balance(me):+d}); next stake {match.current_stake}")
             con.print(line)
     except _Quit:
         con.print("\nYou left the table.")
+        if path is not None:
+            save_record(con, path, match, finished)
         raise typer.Exit(0) from None
     except KeyboardInterrupt:
         con.print("\nYou left the table.")
+        if path is not None:
+            save_record(con, path, match, finished)
         raise typer.Exit(130) from None
     if match.is_over:
-        con.print("[bold green]You won the match![/]" if match.winner == me else f"[bold red]Player {2 - me} won the match.[/]")
+        con.print("[bold green]You won the match![/]" if match.winner == me else f"[bold red]{label} won the match.[/]")
     elif match.format == "stakes":
         b = match.balance(me)
-        verdict = "You won the match!" if b > 0 else ("The match is drawn." if b == 0 else f"Player {2 - me} won the match.")
-        con.print(f"[bold]{verdict}[/] (stakes: you {match.points[me]}, Player {2 - me} {match.points[1 - me]})")
+        verdict = "You won the match!" if b > 0 else ("The match is drawn." if b == 0 else f"{label} won the match.")
+        con.print(f"[bold]{verdict}[/] (stakes: you {match.points[me]}, {label} {match.points[1 - me]}; "
+                  f"balance {b:+d})")
     else:
         w, lost = match.wins[me], match.wins[1 - me]
-        verdict = "You won the match!" if w > lost else ("The match is drawn." if w == lost else f"Player {2 - me} won the match.")
+        verdict = "You won the match!" if w > lost else ("The match is drawn." if w == lost else f"{label} won the match.")
         con.print(f"[bold]{verdict}[/]")
+    if path is not None:
+        save_record(con, path, match, finished)
 
 
 def _n(count: int, noun: str) -> str:

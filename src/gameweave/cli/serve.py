@@ -39,6 +39,11 @@ def serve(
     log_level: str = typer.Option("info", "--log-level", help="Log level (debug, info, warning, error)."),
     log_format: str = typer.Option("text", "--log-format", envvar="GAMEWEAVE_LOG_FORMAT",
                                    help="text (one plain line each) or json (one JSON object a line)."),
+    test_decks: Path | None = typer.Option(
+        None, "--test-decks", envvar="GAMEWEAVE_TEST_DECKS", dir_okay=False,
+        help="A file of deck orders, one 40-card deck a line (blank and # lines ignored), dealt in turn "
+             "before fair shuffles, to replay a position. Matches dealt from it are marked as test matches.",
+    ),
 ) -> None:
     """Start the table server: matches against bots or friends, in the browser."""
     import uvicorn
@@ -48,6 +53,7 @@ def serve(
     from ..server.logs import log_config
     from ..server.settings import Settings
     from ..storage import StorageError
+    from ..tables import TestDeckError
 
     if log_format not in ("text", "json"):
         typer.echo(f"error: --log-format must be text or json, not {log_format[:20]!r}", err=True)
@@ -55,7 +61,7 @@ def serve(
     try:
         values = {"database_url": database_url, "data_dir": data_dir, "redis_url": redis_url,
                   "redis_prefix": redis_prefix, "node_id": node_id, "bot_delay": bot_delay,
-                  "log_format": log_format}
+                  "log_format": log_format, "test_decks": test_decks}
         settings = Settings(**{k: v for k, v in values.items() if v is not None})
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -71,6 +77,10 @@ def serve(
     port = sock.getsockname()[1]
     try:
         application = create_app(settings=settings)
+    except TestDeckError as exc:
+        sock.close()
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from None
     except (StorageError, OSError) as exc:
         sock.close()
         typer.echo(f"error: cannot open the database: {exc}", err=True)
@@ -82,6 +92,11 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     typer.echo(f"Gameweave table server: open http://{shown}:{port}/  (API docs: /docs)")
     typer.echo(f"Database: {application.state.database}")
+    decks = application.state.test_decks
+    if decks is not None:
+        typer.echo(f"TEST DECKS: the first {decks.left} deal{'s come' if decks.left != 1 else ' comes'} in the order of "
+                   f"{settings.test_decks}, not shuffled; those matches are marked as test matches "
+                   "(no fair-shuffle claim). Do not use this for real play.")
     if settings.redis_url:
         typer.echo(f"Node {settings.node_id}: sharing matches through Redis (prefix {settings.redis_prefix!r})")
     config = uvicorn.Config(

@@ -21,6 +21,7 @@ from fastapi import FastAPI, WebSocket
 
 from .. import __version__
 from ..storage import Store, resolve_url
+from ..tables import TestDecks
 from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
@@ -52,7 +53,8 @@ def create_app(
             ``~/.local/share/gameweave``).
         bot_delay: pause before each bot action, in seconds (default 0.6).
         deck_source: ``() -> (deck, salt)`` for every new deal: 40 card ints (R8 order)
-            and a hex salt; default a cryptographic shuffle (:func:`~gameweave.tables.secure_deck`).
+            and a hex salt, or ``(deck, salt, test)``; default a cryptographic shuffle
+            (:func:`~gameweave.tables.secure_deck`), or the settings' ``test_decks``.
         store: an open :class:`Store` to use instead of ``database_url``/``data_dir``.
         settings: a whole :class:`Settings`; otherwise one is built from the environment
             (``GAMEWEAVE_*``), the arguments above and ``overrides`` (any other field of
@@ -68,6 +70,8 @@ def create_app(
         given = {k: v for k, v in (("database_url", database_url), ("data_dir", data_dir),
                                    ("bot_delay", bot_delay)) if v is not None}
         settings = Settings(**given, **overrides)
+    if deck_source is None and settings.test_decks is not None:
+        deck_source = TestDecks.from_file(settings.test_decks)  # TestDeckError for a bad file
     if store is None:
         store = Store(resolve_url(settings.database_url, settings.data_dir))
     bus = None
@@ -99,6 +103,7 @@ def create_app(
     app.state.settings = settings
     app.state.metrics = metrics
     app.state.database = store.description
+    app.state.test_decks = deck_source if isinstance(deck_source, TestDecks) else None
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPBearer
 
 from ..tables import Table
 from .errors import ApiError
@@ -30,10 +31,18 @@ HubDep = Annotated[Hub, Depends(get_hub)]
 """The hub, as a route parameter."""
 
 
-async def seat_of(match_id: str, hub: HubDep, authorization: str | None = Header(None)) -> tuple[Table, int]:
+SEAT_TOKEN = HTTPBearer(auto_error=False, scheme_name="seat token",
+                        description="The seat token given when the match was created or joined.")
+"""The bearer security scheme of the match routes, as OpenAPI shows it (``/docs``:
+Authorize).  The header is read by :func:`bearer` (so a missing or odd one is our own
+``bad_token``, never FastAPI's 403)."""
+
+
+async def seat_of(match_id: str, hub: HubDep, request: Request,
+                  _scheme: object = Security(SEAT_TOKEN)) -> tuple[Table, int]:
     """``(table, seat index)`` for the match in the path and the Bearer token.  Raises
     :class:`ApiError` ``unknown_match`` or ``bad_token``."""
-    table, seat = await hub.seat_for_token(match_id, bearer(authorization))
+    table, seat = await hub.seat_for_token(match_id, bearer(request.headers.get("authorization")))
     if table is None:
         raise ApiError("unknown_match", "no such match")
     if seat < 0:
@@ -44,4 +53,4 @@ async def seat_of(match_id: str, hub: HubDep, authorization: str | None = Header
 SeatDep = Annotated[tuple[Table, int], Depends(seat_of)]
 """The table and seat a request's token holds, as a route parameter."""
 
-__all__ = ["HubDep", "SeatDep", "bearer", "get_hub", "seat_of"]
+__all__ = ["HubDep", "SEAT_TOKEN", "SeatDep", "bearer", "get_hub", "seat_of"]

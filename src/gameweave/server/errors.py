@@ -17,7 +17,7 @@ from ..tables import TableError
 log = logging.getLogger("gameweave.server")
 
 HTTP_STATUS = {
-    "malformed": 422, "too_large": 413, "unknown_bot": 400, "bad_token": 401,
+    "malformed": 422, "bad_option": 422, "too_large": 413, "unknown_bot": 400, "bad_token": 401,
     "bad_invite": 403, "unknown_match": 404, "unknown_deal": 404, "already_joined": 409,
     "deal_not_over": 409, "not_a_friend_match": 409, "rate_limited": 429, "not_found": 404,
     "method_not_allowed": 405, "server_error": 500,

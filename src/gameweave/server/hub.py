@@ -29,10 +29,10 @@ from typing import Any
 from collections.abc import Callable
 
 from ..bots import bot_names, make_bot
-from ..engine import format_action, parse_action, seat_view
+from ..engine import OptionError, format_action, parse_action, seat_view
 from ..storage import Store, StorageError
 from ..storage.store import ActionRow, action_row
-from ..tables import Table, TableError, hash_token, new_token, secure_deck
+from ..tables import Table, TableError, check_new_match, hash_token, new_token, secure_deck
 from .middleware import TokenBucket
 from .settings import MAX_FRAME
 
@@ -163,7 +163,9 @@ class Hub:
     Args:
         store: the database.
         bot_delay: pause before each bot action, seconds (so a person can follow).
-        deck_source: ``() -> (deck, salt)`` for every new deal (default: :func:`secure_deck`).
+        deck_source: ``() -> (deck, salt)`` or ``() -> (deck, salt, test)`` for every new
+            deal (default: :func:`secure_deck`; ``test`` True marks a test deck,
+            :class:`~gameweave.tables.TestDecks`).
         bot_workers: threads for bot decisions.
         bus: the Redis bus shared with the other nodes, or None for a single node.
         metrics: the node's :class:`~gameweave.server.metrics.Metrics`, or None.
@@ -273,18 +275,27 @@ class Hub:
         self.used[match_id] = time.monotonic()
         return t
 
-    def _deal(self) -> tuple[tuple[int, ...], str]:
-        deck, salt = self.deck_source()
-        return tuple(deck), str(salt)
+    def _deal(self) -> tuple[tuple[int, ...], str, bool]:
+        got = tuple(self.deck_source())
+        test = bool(got[2]) if len(got) > 2 else False
+        return tuple(got[0]), str(got[1]), test
 
-    async def create(self, opponent: str, bot: str | None, fmt: str, target: int,
-                     rules: str = "gameweave") -> tuple[Table, str]:
+    async def create(self, opponent: str, bot: str | None, fmt: str | None = None, target: int | None = None,
+                     rules: str = "gameweave", stake: int | None = None,
+                     tablas_stake: str | None = None) -> tuple[Table, str]:
         """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1 token)``.
 
         ``bot`` is a name of :func:`~gameweave.bots.bot_names` (case and surrounding
-        spaces do not matter); None means the default, ``random``.  Raises
-        :class:`TableError` ``unknown_bot`` for any other string, the empty one included.
+        spaces do not matter); None means the default, ``random``.  ``fmt``, ``target``,
+        ``stake`` and ``tablas_stake`` (R20) default to the profile's.  Raises
+        :class:`TableError` ``unknown_bot`` for any other string, the empty one included,
+        and ``bad_option`` for a format the profile does not offer or stakes options
+        outside a stakes match (:func:`~gameweave.tables.check_new_match`).
         """
+        try:
+            opts = check_new_match(rules, fmt, target, stake, tablas_stake)
+        except OptionError as exc:
+            raise TableError("bad_option", str(exc)) from None
         if opponent == "bot":
             name = "random" if bot is None else bot.strip().lower()
             if name not in bot_names():
@@ -292,16 +303,28 @@ class Hub:
                 raise TableError("unknown_bot", f"unknown bot: {shown} (this server has: {', '.join(bot_names())}; "
                                                 "leave 'bot' out for random)")
             bot = name
-        deck, salt = self._deal()
-        table, token = Table.create(opponent=opponent, bot=bot, format=fmt, target=target, deck=deck, salt=salt,
-                                    rules=rules)
+        deck, salt, test = self._deal()
+        table, token = Table.create(opponent=opponent, bot=bot, format=opts["match"], target=opts["target"],
+                                    deck=deck, salt=salt, rules=rules, stake=opts["stake"],
+                                    tablas_stake=opts["tablas_stake"], test=test)
         self.store.create(table)
         self.tables[table.match_id] = table
         self.used[table.match_id] = time.monotonic()
-        log.info("match %s created (%s%s, %s %s)", table.match_id, opponent,
-                 f" {bot}" if opponent == "bot" else "", fmt, target)
+        log.info("match %s created (%s%s, %s %s, %s)%s", table.match_id, opponent,
+                 f" {bot}" if opponent == "bot" else "", table.format, table.target, table.rules,
+                 " from a test deck" if test else "")
         self.wake_bot(table)
         return table, token
+
+    async def rematch(self, table: Table) -> tuple[Table, str]:
+        """A new match with the settings of ``table`` (profile, format, target, stake,
+        tablas stake, opponent, bot); the asker holds its seat 1.  Returns ``(table,
+        seat-1 token)``."""
+        m = table.match
+        stakes = m.format == "stakes"
+        return await self.create(table.opponent, table.bot, m.format, m.target, rules=table.rules,
+                                 stake=m.stake if stakes else None,
+                                 tablas_stake=m.tablas_stake if stakes else None)
 
     async def seat_for_token(self, match_id: Any, token: Any) -> tuple[Table | None, int]:
         """``(table, seat index)`` that ``token`` holds, ``(table, -1)`` for a wrong
@@ -476,8 +499,8 @@ class Hub:
                 table = self._catch_up(table)
             table.check_next_deal(seat, token, version)
             prev = table.version
-            deck, salt = self._deal()
-            table.add_deal(deck, salt)
+            deck, salt, test = self._deal()
+            table.add_deal(deck, salt, test)
             try:
                 self.store.add_deal(table, prev)
             except StorageError:
@@ -535,7 +558,7 @@ class Hub:
                 table.apply_action(mine.to_act, theirs.history[len(mine.history)])
             elif n < len(loaded.deals):
                 d = loaded.deals[n]
-                table.add_deal(d.deck, d.salt)
+                table.add_deal(d.deck, d.salt, d.test)
             else:
                 ok = False
                 break

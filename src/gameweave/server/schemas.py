@@ -24,12 +24,19 @@ class _Strict(BaseModel):
 
 # ---------------------------------------------------------------------------- requests
 class CreateMatch(_Strict):
-    """``POST /api/matches`` body.  ``bot`` left out (or null) means ``random``."""
+    """``POST /api/matches`` body.  ``bot`` left out (or null) means ``random``;
+    ``format``, ``target``, ``stake`` and ``tablas_stake`` left out mean the profile's
+    defaults (R20, ``GET /api/profiles``).  ``stakes`` is offered by the classic
+    profile only; ``stake`` and ``tablas_stake`` belong to a stakes match (else 422
+    ``bad_option``)."""
 
     opponent: Literal["bot", "friend"] = "bot"
     bot: str | None = Field(None, max_length=32)
-    format: Literal["first_to", "tally"] = "first_to"
-    target: int = Field(3, ge=1, le=99)
+    # left out = the profile's default; an explicit null is refused like any wrong type
+    format: Literal["first_to", "tally", "stakes"] = Field(None)  # type: ignore[assignment]
+    target: int = Field(None, ge=1, le=99)  # type: ignore[assignment]
+    stake: int = Field(None, ge=1, le=1_000_000)  # type: ignore[assignment]
+    tablas_stake: Literal["double", "carry"] = Field(None)  # type: ignore[assignment]
     rules: Literal["gameweave", "anglo-american", "pagat", "classic"] = "gameweave"
 
     @field_validator("rules", mode="before")
@@ -59,6 +66,39 @@ class MyMatches(_Strict):
 
 
 # ---------------------------------------------------------------------------- responses
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable ``code`` (PROTOCOL §3) and a sentence for a person."""
+
+    code: str = Field(..., examples=["malformed"])
+    message: str = Field(..., examples=["'target' must be a whole number"])
+
+
+class ErrorBody(BaseModel):
+    """Every refused request: ``{"error": {"code", "message"}}`` (PROTOCOL §3)."""
+
+    error: ErrorDetail
+
+
+ERROR_TEXT = {
+    400: "Refused: e.g. ``unknown_bot``.",
+    401: "``bad_token``: no ``Authorization: Bearer <seat token>`` of this match.",
+    403: "``bad_invite``: the invite is not this match's.",
+    404: "``unknown_match``, ``unknown_deal`` or ``not_found``.",
+    409: "``already_joined``, ``deal_not_over`` or ``not_a_friend_match``.",
+    413: "``too_large``: a body over 64 KiB.",
+    422: "``malformed`` (not JSON, unknown or wrongly typed fields, values out of range) or "
+         "``bad_option`` (an option the profile does not offer); the message says which, in words.",
+    429: "``rate_limited``: too many requests from this address.",
+}
+"""What each error status of the API means (PROTOCOL §3)."""
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` for these error statuses, each with the real body
+    :class:`ErrorBody` (instead of FastAPI's default ``{"detail": …}``)."""
+    return {s: {"model": ErrorBody, "description": ERROR_TEXT[s]} for s in statuses}
+
+
 class BotList(BaseModel):
     """``GET /api/bots``."""
 
@@ -91,6 +131,16 @@ class InviteStatus(BaseModel):
     code: Literal["unknown_match", "not_a_friend_match", "bad_invite", "already_joined"] | None
 
 
+class Stakes(BaseModel):
+    """A stakes match's balance (R20): stakes won per seat, the next deal's stake, the
+    base stake and what tablas does to it."""
+
+    points: dict[str, int]
+    current_stake: int
+    base: int
+    tablas_stake: Literal["double", "carry"]
+
+
 class Summary(BaseModel):
     """A seat's lobby summary of one match (PROTOCOL §3.5)."""
 
@@ -107,6 +157,8 @@ class Summary(BaseModel):
     status: Literal["waiting_for_opponent", "your_turn", "their_turn", "deal_over", "match_over"]
     table_url: str
     created_at: str
+    stakes: Stakes | None = None
+    test: bool = False
 
 
 class MyMatchesOut(BaseModel):
@@ -129,6 +181,8 @@ class MatchInfo(BaseModel):
     winner: int | None
     opponent: dict[str, Any]
     invite_url: str | None
+    stakes: Stakes | None = None
+    test: bool = False
 
 
 class Reveal(BaseModel):
@@ -144,6 +198,26 @@ class DealOut(BaseModel):
     number: int
     commitment: str
     reveal: Reveal | None
+    test: bool = False
+
+
+class Choice(BaseModel):
+    """One legal action of the seat to act, described (PROTOCOL §4.3, from its view only, R21)."""
+
+    action: str
+    kind: Literal["meld", "table", "turn", "refuse", "throw", "force"]
+    card: str | None
+    force: list[str] | None
+    melds: list[list[str]] | None
+    uses: list[str]
+    gives_eleven: bool
+
+
+class Progress(BaseModel):
+    """Cards melded per seat and the seats one card from eleven (R16)."""
+
+    melded: dict[str, int]
+    one_from_eleven: list[int]
 
 
 class StateFrame(BaseModel):
@@ -156,6 +230,8 @@ class StateFrame(BaseModel):
     match: MatchInfo
     deal: DealOut
     view: dict[str, Any]
+    choices: list[Choice] = Field(default_factory=list)
+    progress: Progress | None = None
 
 
 class DealResult(BaseModel):
@@ -165,6 +241,13 @@ class DealResult(BaseModel):
     winner: int | None
 
 
+class SeatPlayer(BaseModel):
+    """Who plays a seat: a person, or a bot by name."""
+
+    kind: Literal["person", "bot"]
+    bot: str | None
+
+
 class RecordDownload(BaseModel):
     """``GET …/deals/{n}/record``: the §VII record with the revealed salt."""
 
@@ -172,6 +255,7 @@ class RecordDownload(BaseModel):
     salt: str
     commitment: str
     result: DealResult
+    test: bool = False
 
 
 class ReplayOut(RecordDownload):
@@ -182,6 +266,69 @@ class ReplayOut(RecordDownload):
     rearranging: bool = False
     history: list[dict[str, Any]]
     snapshots: list[dict[str, Any]]
+    seats: dict[str, SeatPlayer]
+    deals: int
+
+
+class StakeOffer(BaseModel):
+    """The stakes options a profile offers (R20)."""
+
+    default: int
+    max: int
+    tablas_stake: list[str]
+    default_tablas_stake: str
+
+
+class ProfileOffer(BaseModel):
+    """One profile as the lobby offers it (§V, R20)."""
+
+    name: str
+    title: str
+    summary: str
+    rearranging: bool
+    force_back: bool
+    max_sequence: int | None
+    formats: list[Literal["first_to", "tally", "stakes"]]
+    default_format: str
+    default_target: int
+    max_target: int
+    stake: StakeOffer | None
+
+
+class ProfileList(BaseModel):
+    """``GET /api/profiles``."""
+
+    profiles: list[ProfileOffer]
+
+
+class HelpSection(BaseModel):
+    """One section of a profile's rules summary."""
+
+    title: str
+    text: str
+
+
+class ProfileHelp(BaseModel):
+    """A profile's title, one-line summary and rules sections."""
+
+    title: str
+    summary: str
+    sections: list[HelpSection]
+
+
+class GlossaryEntry(BaseModel):
+    """One term of the game and what it means."""
+
+    term: str
+    text: str
+
+
+class HelpOut(BaseModel):
+    """``GET /api/help``: how to play, from ``tables/help.json``."""
+
+    profiles: dict[str, ProfileHelp]
+    glossary: list[GlossaryEntry]
+    tips: list[str]
 
 
 class Health(BaseModel):
@@ -200,7 +347,9 @@ class Ready(BaseModel):
 
 
 __all__ = [
-    "BotList", "CreateMatch", "DealOut", "Health", "InviteStatus", "JoinMatch", "MAX_SEATS_LISTED",
-    "MatchInfo", "MyMatches", "MyMatchesOut", "Ready", "RecordDownload", "ReplayOut", "SeatCreated",
-    "SeatJoined", "SeatRef", "StateFrame", "Summary",
+    "BotList", "Choice", "CreateMatch", "ERROR_TEXT", "error_responses", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
+    "HelpOut", "HelpSection", "InviteStatus", "JoinMatch", "MAX_SEATS_LISTED", "MatchInfo", "MyMatches",
+    "MyMatchesOut", "ProfileHelp", "ProfileList", "ProfileOffer", "Progress", "Ready", "RecordDownload",
+    "ReplayOut", "SeatCreated", "SeatJoined", "SeatPlayer", "SeatRef", "StakeOffer", "Stakes", "StateFrame",
+    "Summary",
 ]

@@ -40,6 +40,10 @@ class Settings(BaseSettings):
         bot_lease_s: lifetime of a node's lease on a match's bot seat (Redis); renewed
             while the node lives, taken over by another node once it expires.
         log_format: ``text`` (one plain line each) or ``json`` (one JSON object a line).
+        test_decks: a file of deck orders (one 40-card deck a line, §VII deck text) to
+            deal in turn before fair shuffles (:class:`~gameweave.tables.TestDecks`);
+            every match dealt from it is marked ``test`` (no fair-shuffle claim).  Off
+            (None) by default.
     """
 
     model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
@@ -58,6 +62,7 @@ class Settings(BaseSettings):
     idle_evict_s: float = Field(300.0, gt=0)
     bot_lease_s: float = Field(5.0, ge=1.0, le=60.0)
     log_format: Literal["text", "json"] = "text"
+    test_decks: Path | None = None
 
 
 __all__ = ["MAX_FRAME", "Settings"]

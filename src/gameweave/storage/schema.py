@@ -8,7 +8,7 @@ are stored only as SHA-256 hashes.
 from __future__ import annotations
 
 from sqlalchemy import (
-    Column, DateTime, ForeignKeyConstraint, Integer, MetaData, String, Table, Text,
+    Boolean, Column, DateTime, ForeignKeyConstraint, Integer, MetaData, String, Table, Text,
 )
 
 metadata = MetaData()
@@ -28,8 +28,11 @@ matches = Table(
     Column("token1_sha256", String(64), nullable=False),
     Column("token2_sha256", String(64), nullable=True),
     Column("version", Integer, nullable=False),
+    Column("stake", Integer, nullable=False, server_default="1"),
+    Column("tablas_stake", String(16), nullable=False, server_default="double"),
 )
-"""One row per match (R20): format, seats (token hashes), the state version."""
+"""One row per match (R20): format, stake and what tablas does to it, seats (token
+hashes), the state version."""
 
 deals = Table(
     "deals",
@@ -43,9 +46,11 @@ deals = Table(
     Column("status", String(16), nullable=False),
     Column("winner", Integer, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("test", Boolean, nullable=False, server_default="0"),
     ForeignKeyConstraint(["match_id"], ["matches.id"], ondelete="CASCADE"),
 )
-"""One row per deal: the secret deck order (R8) and salt, the public commitment, the result."""
+"""One row per deal: the secret deck order (R8) and salt, the public commitment, the
+result, and whether it was dealt from a test deck (``serve --test-decks``)."""
 
 actions = Table(
     "actions",

@@ -185,7 +185,7 @@ class Store:
                     target=table.target, first_opener=table.match.first_opener,
                     opponent=table.opponent, bot=table.bot, invite=table.invite,
                     token1_sha256=table.token_hashes[0], token2_sha256=table.token_hashes[1],
-                    version=table.version,
+                    version=table.version, stake=table.match.stake, tablas_stake=table.match.tablas_stake,
                 )
             )
             for d in table.deals:
@@ -199,7 +199,7 @@ class Store:
                 match_id=match_id, number=d.number, opener=d.state.opener,
                 deck=deck_text(d.deck), salt=d.salt, commitment=d.commitment,
                 status=d.state.status, winner=d.state.winner if d.state.winner >= 0 else None,
-                created_at=now,
+                created_at=now, test=d.test,
             )
         )
 
@@ -290,7 +290,8 @@ class Store:
         by_deal: dict[int, list[str]] = {}
         for number, _seq, action_text in act_rows:
             by_deal.setdefault(number, []).append(action_text)
-        match = Match(rules=m["rules"], format=m["format"], target=m["target"], first_opener=m["first_opener"])
+        match = Match(rules=m["rules"], format=m["format"], target=m["target"], first_opener=m["first_opener"],
+                      stake=m["stake"], tablas_stake=m["tablas_stake"])
         table = Table(
             match_id=m["id"], rules=m["rules"], format=m["format"], target=m["target"],
             opponent=m["opponent"], bot=m["bot"], invite=m["invite"],
@@ -309,7 +310,8 @@ class Store:
                 if a not in state.legal_actions():
                     raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {action_text!r} is not legal")
                 state.apply(a)
-            table.deals.append(DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state))
+            table.deals.append(DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state,
+                                        bool(row["test"])))
             if state.is_over:
                 match.count(state)
         return table

@@ -1,15 +1,22 @@
 """Tables: a match between two seats, its deals, and the order of checks for every
-incoming message (no I/O; the server persists and announces).
+incoming message (no I/O; the server persists and announces); the seat's choices and
+the deal's progress (:mod:`~gameweave.tables.choices`); how to play and what each
+profile offers (:mod:`~gameweave.tables.help`); test decks (:mod:`~gameweave.tables.decks`).
 
 See :class:`Table` and docs/PROTOCOL.md.
 """
 
+from .choices import Choice, choice_of, progress, seat_choices
+from .decks import TestDeckError, TestDecks, read_test_decks
+from .help import all_profile_offers, check_new_match, formats_of, help_data, help_for_wire, profile_offers
 from .table import (
     DealInfo, Table, TableError, commitment, deck_text, hash_token, new_id, new_invite,
     new_token, secure_deck,
 )
 
 __all__ = [
-    "DealInfo", "Table", "TableError", "commitment", "deck_text", "hash_token", "new_id",
-    "new_invite", "new_token", "secure_deck",
+    "Choice", "DealInfo", "Table", "TableError", "TestDeckError", "TestDecks", "all_profile_offers",
+    "check_new_match", "choice_of", "commitment", "deck_text", "formats_of", "hash_token", "help_data",
+    "help_for_wire", "new_id", "new_invite", "new_token", "profile_offers", "progress", "read_test_decks",
+    "seat_choices", "secure_deck",
 ]

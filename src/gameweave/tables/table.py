@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from ..engine import (
     CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, find_profile, seat_view,
 )
+from .choices import progress, seat_choices
 
 DeckSource = Callable[[], tuple[Sequence[int], str]]
 """A callable giving a new deal's ``(deck, salt)``: 40 card ints in R8 order and a hex salt."""
@@ -88,7 +89,8 @@ class DealInfo:
 
     Attributes: ``number`` (1-based), ``deck`` (40 card ints, R8 order — secret until
     the deal ends), ``salt`` (hex, secret until the end), ``commitment`` (public),
-    ``state`` (the engine state, replayed from the actions).
+    ``state`` (the engine state, replayed from the actions), ``test`` (dealt from a
+    test deck, ``serve --test-decks``: chosen, not shuffled).
     """
 
     number: int
@@ -96,6 +98,7 @@ class DealInfo:
     salt: str
     commitment: str
     state: GameState
+    test: bool = False
 
     @property
     def over(self) -> bool:
@@ -110,7 +113,8 @@ class Table:
     Attributes:
         match_id: 16 hex.
         rules: profile name (``gameweave``, ``anglo-american`` or ``classic``).
-        format, target: R20 (``first_to`` N, or ``tally``).
+        format, target: R20 (``first_to`` N, ``tally`` or ``stakes``; the stake and
+            what tablas does to it are ``match.stake`` and ``match.tablas_stake``).
         opponent: ``"bot"`` or ``"friend"``; ``bot``: bot name for seat 2 or None.
         invite: the join secret for seat 2 (friend matches, until joined) or None.
         token_hashes: ``[sha256 of seat 1 token, sha256 of seat 2 token or None]``.
@@ -149,12 +153,16 @@ class Table:
         salt: str,
         created_at: str = "",
         rules: str = "gameweave",
+        stake: int | None = None,
+        tablas_stake: str | None = None,
+        test: bool = False,
     ) -> tuple[Table, str]:
         """A new match with its first deal dealt from ``deck`` (seat 1 opens, R9, or the
-        seat drawn where the profile draws the first opener: §V, R20).
+        seat drawn where the profile draws the first opener: §V, R20).  ``stake`` and
+        ``tablas_stake`` (R20) default to the profile's; ``test``: ``deck`` is a test deck.
 
         Returns ``(table, seat-1 token)``.  Raises :class:`ValueError` for a bad format,
-        target or deck.
+        target or deck (an :class:`~gameweave.engine.OptionError` for bad options).
         """
         if opponent not in ("bot", "friend"):
             raise ValueError("opponent must be 'bot' or 'friend'")
@@ -172,17 +180,19 @@ class Table:
             invite=new_invite() if opponent == "friend" else None,
             token_hashes=[hash_token(token), None],
             version=0,
-            match=Match(rules=profile, format=format, target=target, first_opener=first),
+            match=Match(rules=profile, format=format, target=target, first_opener=first,
+                        stake=stake or 0, tablas_stake=tablas_stake or ""),
             created_at=created_at,
         )
-        table.add_deal(deck, salt)
+        table.add_deal(deck, salt, test)
         return table, token
 
-    def add_deal(self, deck: Sequence[int], salt: str) -> DealInfo:
-        """Deal the next deal (R8, R9 opener) and bump the version.  Raises
-        :class:`ValueError` if the match is over or the deck is not a deck order."""
+    def add_deal(self, deck: Sequence[int], salt: str, test: bool = False) -> DealInfo:
+        """Deal the next deal (R8, R9 opener) and bump the version; ``test``: the deck
+        is a test deck (not shuffled).  Raises :class:`ValueError` if the match is over
+        or the deck is not a deck order."""
         state = self.match.new_deal(tuple(deck))
-        info = DealInfo(len(self.deals) + 1, state.deck, salt, commitment(state.deck, salt), state)
+        info = DealInfo(len(self.deals) + 1, state.deck, salt, commitment(state.deck, salt), state, bool(test))
         self.deals.append(info)
         self.version += 1
         return info
@@ -197,6 +207,11 @@ class Table:
     def state(self) -> GameState:
         """The current deal's engine state (full information: never send it)."""
         return self.deals[-1].state
+
+    @property
+    def test(self) -> bool:
+        """True if any deal of the match was dealt from a test deck (no fair-shuffle claim)."""
+        return any(d.test for d in self.deals)
 
     @property
     def joined(self) -> bool:
@@ -308,6 +323,22 @@ class Table:
         """``{"1": wins, "2": wins, "tablas": n}`` (R20)."""
         return {"1": self.match.wins[0], "2": self.match.wins[1], "tablas": self.match.tablas}
 
+    def stakes(self) -> dict[str, Any] | None:
+        """``{"points": {"1": n, "2": n}, "current_stake", "base", "tablas_stake"}`` for a
+        stakes match (R20: stakes won per seat, the next deal's stake, the base stake,
+        ``double`` or ``carry``), else None."""
+        m = self.match
+        if m.format != "stakes":
+            return None
+        return {"points": {"1": m.points[0], "2": m.points[1]}, "current_stake": m.current_stake,
+                "base": m.stake, "tablas_stake": m.tablas_stake}
+
+    def seats_info(self) -> dict[str, dict[str, Any]]:
+        """Who plays each seat: ``{"1": {"kind": "person", "bot": None}, "2": {"kind":
+        "bot", "bot": "greedy"}}`` (for a replay, where either seat may look)."""
+        two = {"kind": "bot", "bot": self.bot} if self.opponent == "bot" else {"kind": "person", "bot": None}
+        return {"1": {"kind": "person", "bot": None}, "2": two}
+
     def match_info(self, seat: int, opponent_connected: bool = False) -> dict[str, Any]:
         """The ``match`` object of a state frame for ``seat`` (0/1)."""
         return {
@@ -322,6 +353,8 @@ class Table:
             "winner": self.match.winner + 1 if self.match.is_over else None,
             "opponent": self.opponent_info(seat, opponent_connected),
             "invite_url": self.invite_url() if seat == 0 and not self.joined else None,
+            "stakes": self.stakes(),
+            "test": self.test,
         }
 
     def invite_url(self) -> str | None:
@@ -332,18 +365,22 @@ class Table:
         """The ``deal`` object: number, commitment, and the reveal once it has ended."""
         d = self.deals[-1] if n is None else self.deals[n - 1]
         reveal = {"deck": deck_text(d.deck), "salt": d.salt} if d.over else None
-        return {"number": d.number, "commitment": d.commitment, "reveal": reveal}
+        return {"number": d.number, "commitment": d.commitment, "reveal": reveal, "test": d.test}
 
     def state_frame(self, seat: int, opponent_connected: bool = False) -> dict[str, Any]:
-        """The ``state`` frame for ``seat`` (0/1): version, match, deal, and the seat's
-        own view only (R21)."""
+        """The ``state`` frame for ``seat`` (0/1): version, match, deal, the seat's own
+        view only (R21), its ``choices`` (one per legal action, in ``view.legal`` order)
+        and the deal's ``progress`` (:mod:`gameweave.tables.choices`)."""
+        view = seat_view(self.state, seat)
         return {
             "type": "state",
             "version": self.version,
             "seat": seat + 1,
             "match": self.match_info(seat, opponent_connected),
             "deal": self.deal_info(),
-            "view": seat_view(self.state, seat).to_dict(),
+            "view": view.to_dict(),
+            "choices": [c.to_dict() for c in seat_choices(view)],
+            "progress": progress(view),
         }
 
     def status_for(self, seat: int) -> str:
@@ -373,11 +410,13 @@ class Table:
             "status": self.status_for(seat),
             "table_url": f"/table/{self.match_id}",
             "created_at": self.created_at,
+            "stakes": self.stakes(),
+            "test": self.test,
         }
 
     def record(self, n: int) -> dict[str, Any]:
         """The record download of finished deal ``n`` (1-based): §VII record, salt,
-        commitment, result.  Raises :class:`TableError` ``unknown_deal`` or
+        commitment, result, and ``test`` (dealt from a test deck: no fair-shuffle claim).  Raises :class:`TableError` ``unknown_deal`` or
         ``deal_not_over``."""
         if not isinstance(n, int) or not 1 <= n <= len(self.deals):
             raise TableError("unknown_deal", f"this match has no deal {n}")
@@ -390,6 +429,7 @@ class Table:
             "salt": d.salt,
             "commitment": d.commitment,
             "result": {"status": st.status, "winner": st.winner + 1 if st.winner >= 0 else None},
+            "test": d.test,
         }
 
 

@@ -96,3 +96,37 @@ export function cardRow(names, opts = {}) {
   }
   return row;
 }
+
+/**
+ * The dead cards (the discard pile) as a compact grid by suit: one row per suit
+ * (♣ ♦ ♥ ♠), one column per rank (A..K, R3); a dead card's cell is filled, the others
+ * are faint.  Reads only the public `view.dead` list (R21).
+ */
+export function deadGrid(dead) {
+  const set = new Set(dead || []);
+  const grid = document.createElement("div");
+  grid.className = "dead-grid";
+  grid.setAttribute("role", "img");
+  grid.setAttribute("aria-label", set.size
+    ? `${set.size} dead card${set.size === 1 ? "" : "s"}: ${spokenList(handOrder([...set]))}`
+    : "no dead cards yet");
+  for (const s of SUITS) {
+    const row = document.createElement("span");
+    row.className = `dead-row ${isRed(`A${s}`) ? "red" : "black"}`;
+    row.setAttribute("aria-hidden", "true");
+    const head = document.createElement("span");
+    head.className = "dead-suit";
+    head.textContent = SUIT_SYMBOLS[s];
+    row.append(head);
+    for (const r of RANKS) {
+      const cell = document.createElement("span");
+      const name = r + s;
+      cell.className = `dead-cell${set.has(name) ? " on" : ""}`;
+      cell.textContent = r;
+      if (set.has(name)) cell.dataset.card = name;
+      row.append(cell);
+    }
+    grid.append(row);
+  }
+  return grid;
+}

@@ -3,23 +3,35 @@
 // rules stay in Python; the page only draws the snapshots.
 
 import { api, seatFor } from "./api.js";
-import { backEl, cardEl, cardRow, spoken, spokenList } from "./cards.js";
+import { backEl, cardEl, cardRow, deadGrid, spoken, spokenList } from "./cards.js";
 import { h } from "./ui.js";
-import { logLines, namer } from "./words.js";
+import { logLines, namer, opponentName } from "./words.js";
 
-function seatBlock(snap, s, me) {
+/** Autoplay: one step every this many ms. */
+const AUTOPLAY_MS = 900;
+
+function seatBlock(snap, s, me, seatName) {
   const seat = snap.seats[String(s)];
-  const who = s === me ? `Seat ${s} (you)` : `Seat ${s}`;
+  const who = seatName(s);
   const melds = seat.melds.length
     ? h("ol", { class: "meld-list" }, seat.melds.map((m, i) => h("li", { class: "meld", "aria-label": `Meld ${i + 1}: ${spokenList(m)}` },
       h("span", { class: "meld-no", "aria-hidden": "true" }, String(i + 1)), cardRow(m, { size: "sm" }))))
     : h("p", { class: "muted empty" }, "No melds.");
+  const melded = seat.melds.reduce((n, m) => n + m.length, 0);
   return h("section", { class: `seat ${s === me ? "me" : "opp"}`, "aria-label": who, "data-testid": `replay-seat-${s}` },
-    h("h2", { class: "seat-name" }, who, h("span", { class: "muted small" }, ` · ${seat.hand.length} in hand${snap.to_act === s ? " · to act" : ""}`)),
+    h("h2", { class: "seat-name" }, who, h("span", { class: "muted small" }, `seat ${s} · ${seat.hand.length} in hand${snap.to_act === s ? " · to act" : ""}`),
+      h("span", { class: "meld-count" }, `${melded} of 11 melded`)),
     h("div", { class: "melds", "data-testid": `table-${s}` }, melds),
-    h("h3", { class: "seat-name small" }, "Hand"),
-    h("div", { class: "hand", "data-testid": `hand-${s}`, "aria-label": `${who} hand: ${spokenList(seat.hand) || "empty"}` },
+    h("div", { class: "hand", "data-testid": `hand-${s}`, "aria-label": `${who}'s hand: ${spokenList(seat.hand) || "empty"}` },
       seat.hand.map((c) => cardEl(c, { size: "sm" }))));
+}
+
+/** The dead cards after the first `k` events of a deal's public history: each `turn`
+ * lets the live card die (`died`, R11). */
+export function deadAfter(history, k) {
+  const out = [];
+  for (const ev of history.slice(0, k)) if (ev.died) out.push(ev.died);
+  return out;
 }
 
 /**
@@ -51,11 +63,15 @@ export function openReplay(main, matchId, dealNo) {
     return { close() {} };
   }
   const me = mine.seat;
-  const names = namer(me, `Seat ${me === 1 ? 2 : 1}`);
+  let names = namer(me, `Seat ${me === 1 ? 2 : 1}`);
+  // "You" and "Greedy bot" (or "Player 2"), from the replay's `seats` (who plays each seat)
+  let seatName = (s) => (s === me ? "You" : `Seat ${s}`);
   main.replaceChildren(h("section", { class: "panel" }, h("p", {}, "Loading the replay…")));
   let step = 0;
   let data = null;
   let closed = false;
+  let timer = null;
+  let stepLines = []; // the log line(s) of each step, from the structured history
 
   const onKey = (ev) => {
     if (!data || ev.target.closest("input, select, textarea")) return;
@@ -70,35 +86,60 @@ export function openReplay(main, matchId, dealNo) {
   const board = h("div", { class: "board", "aria-live": "polite" });
   const slider = h("input", { type: "range", min: 0, value: 0, "aria-label": "Step", "data-testid": "replay-slider" });
   const stepText = h("p", { class: "replay-step", "data-testid": "replay-step" });
+  const moves = h("ol", { class: "replay-moves", "data-testid": "replay-moves", "aria-label": "Moves of the deal" });
   const btn = (label, aria, fn, testid) => h("button", { type: "button", class: "btn", "aria-label": aria, onclick: fn, "data-testid": testid }, label);
-  slider.addEventListener("input", () => show(Number(slider.value)));
+  const play = h("button", { type: "button", class: "btn", "data-testid": "replay-play", "aria-pressed": "false", onclick: () => toggleAutoplay() }, "▶ Autoplay");
+  slider.addEventListener("input", () => { stopAutoplay(); show(Number(slider.value)); });
+
+  function stopAutoplay() {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "▶ Autoplay";
+    play.setAttribute("aria-pressed", "false");
+  }
+  function toggleAutoplay() {
+    if (timer) return stopAutoplay();
+    if (step >= data.snapshots.length - 1) show(0);
+    play.textContent = "❚❚ Pause";
+    play.setAttribute("aria-pressed", "true");
+    timer = setInterval(() => {
+      if (closed || step >= data.snapshots.length - 1) return stopAutoplay();
+      show(step + 1);
+    }, AUTOPLAY_MS);
+  }
 
   function show(k) {
     if (!data) return;
     step = Math.max(0, Math.min(data.snapshots.length - 1, k));
     slider.value = String(step);
     const snap = data.snapshots[step];
-    const rules = data.record.rules;
-    const rearranging = data.rearranging;
-    const before = step ? logLines({ rules, rearranging, history: data.history.slice(0, step - 1) }, names).length : 0;
-    const lines = step ? logLines({ rules, rearranging, history: data.history.slice(0, step) }, names).slice(before) : [];
+    const lines = step ? stepLines[step - 1] : [];
     stepText.textContent = step
-      ? `Step ${step} of ${data.snapshots.length - 1}: ${lines.map((l) => l.text).join(" ")}`
-      : `Start of deal ${dealNo}: seat ${data.record.opener} opens.`;
+      ? `Step ${step} of ${data.snapshots.length - 1}: ${lines.join(" ")}`
+      : `Start of deal ${dealNo}: ${seatName(data.record.opener)} ${data.record.opener === me ? "open" : "opens"}.`;
     if (step === data.snapshots.length - 1) {
       const r = data.result || {};
-      stepText.textContent += r.status === "tablas" ? " The deal ends in tablas." : ` Seat ${r.winner} wins the deal.`;
+      stepText.textContent += r.status === "tablas" ? " The deal ends in tablas." : ` ${seatName(r.winner)} ${r.winner === me ? "win" : "wins"} the deal.`;
+    }
+    for (const li of moves.children) {
+      const on = Number(li.dataset.step) === step;
+      li.classList.toggle("current", on);
+      li.firstChild.setAttribute("aria-current", on ? "step" : "false");
+      if (on) li.scrollIntoView({ block: "nearest" });
     }
     const opp = me === 1 ? 2 : 1;
+    const dead = deadAfter(data.history, step);
     board.replaceChildren(
-      seatBlock(snap, opp, me),
-      h("section", { class: "centre", "aria-label": "Stock and live card" },
+      seatBlock(snap, opp, me, seatName),
+      h("section", { class: "centre", "aria-label": "Stock, centre card and dead cards" },
         h("div", { class: "stock", "data-testid": "stock" }, snap.stock > 0 ? backEl("md", `stock: ${snap.stock} cards`) : h("span", { class: "card empty md" }),
           h("span", { class: "caption" }, h("strong", {}, String(snap.stock)), " in stock")),
         h("div", { class: "live", "data-testid": "live-card" },
           snap.live ? cardEl(snap.live, { size: "lg", label: `centre card: ${spoken(snap.live)}` }) : h("span", { class: "card empty lg", role: "img", "aria-label": "no live card" }),
-          h("span", { class: "caption" }, snap.live ? (snap.live_from ? `Let go by seat ${snap.live_from}` : "Just turned") : "No live card"))),
-      seatBlock(snap, me, me),
+          h("span", { class: "caption" }, snap.live ? (snap.live_from ? `Let go by ${seatName(snap.live_from)}` : "Just turned") : "No live card")),
+        h("div", { class: "dead", "data-testid": "dead-cards", "data-count": String(dead.length) },
+          h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " dead"), deadGrid(dead))),
+      seatBlock(snap, me, me, seatName),
     );
   }
 
@@ -113,27 +154,54 @@ export function openReplay(main, matchId, dealNo) {
     .then((d) => {
       if (closed) return;
       data = d;
+      const seats = d.seats || {};
+      const oppSeat = me === 1 ? 2 : 1;
+      const oppName = opponentName(seats[String(oppSeat)], oppSeat);
+      names = namer(me, oppName);
+      seatName = (s) => (s === me ? "You" : oppName);
+      // each step's words: the log lines the step adds (a force adds two)
+      const rearranging = d.rearranging;
+      stepLines = [];
+      let before = 0;
+      for (let k = 1; k <= d.history.length; k++) {
+        const all = logLines({ rearranging, history: d.history.slice(0, k) }, names);
+        stepLines.push(all.slice(before).map((l) => l.text));
+        before = all.length;
+      }
+      moves.replaceChildren(
+        h("li", { "data-step": "0" }, h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(0); } }, "Deal")),
+        ...stepLines.map((ls, i) => h("li", { "data-step": String(i + 1), value: i + 1 },
+          h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(i + 1); } }, ls.join(" ")))),
+      );
       slider.max = String(d.snapshots.length - 1);
       const download = { record: d.record, salt: d.salt, commitment: d.commitment, result: d.result };
       const blob = new Blob([JSON.stringify(download, null, 2) + "\n"], { type: "application/json" });
       const href = URL.createObjectURL(blob);
+      const deals = Number(d.deals) || dealNo;
+      const dealLinks = h("nav", { class: "deal-links", "aria-label": "Deals of the match", "data-testid": "replay-deals" },
+        "Deals: ", ...Array.from({ length: deals }, (_, i) => i + 1).map((n) => (n === dealNo
+          ? h("strong", { "aria-current": "page" }, String(n))
+          : h("a", { href: `/replay/${matchId}/${n}`, "data-nav": "" }, String(n)))));
       main.replaceChildren(
         h("div", { class: "table-page replay" },
           h("div", { class: "board-wrap" },
             h("section", { class: "panel" },
-              h("h1", {}, `Replay — deal ${dealNo}`),
+              h("h1", {}, `Replay — deal ${dealNo}: you against ${oppName}`),
+              dealLinks,
               h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the deal" },
-                btn("◀◀", "First step", () => show(0), "replay-first"),
-                btn("◀", "Previous step", () => show(step - 1), "replay-prev"),
+                btn("◀◀", "First step", () => { stopAutoplay(); show(0); }, "replay-first"),
+                btn("◀", "Previous step", () => { stopAutoplay(); show(step - 1); }, "replay-prev"),
                 slider,
-                btn("▶", "Next step", () => show(step + 1), "replay-next"),
-                btn("▶▶", "Last step", () => show(data.snapshots.length - 1), "replay-last")),
+                btn("▶", "Next step", () => { stopAutoplay(); show(step + 1); }, "replay-next"),
+                btn("▶▶", "Last step", () => { stopAutoplay(); show(data.snapshots.length - 1); }, "replay-last"),
+                play),
               stepText,
               h("p", { class: "muted small" }, "Keys: ← → step, Home / End jump."),
               h("p", {},
                 h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, "Download the record"), " ",
                 h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, "Back to the table"))),
-            board)));
+            board),
+          h("aside", { class: "panel log" }, h("h2", {}, "Moves"), moves)));
       document.addEventListener("keydown", onKey);
       show(0);
     })
@@ -145,6 +213,7 @@ export function openReplay(main, matchId, dealNo) {
   return {
     close() {
       closed = true;
+      clearInterval(timer);
       document.removeEventListener("keydown", onKey);
     },
   };

@@ -3,10 +3,13 @@
 // `data-action`; nothing the page shows comes from anywhere but the seat's view (R21).
 
 import { api, ApiError, saveSeat, seatFor, TableSocket } from "./api.js";
-import { backEl, cardEl, cardRow, handOrder, short, spoken, spokenList } from "./cards.js";
+import { backEl, cardEl, cardRow, deadGrid, handOrder, short, spoken, spokenList } from "./cards.js";
+import { openHelp, profileTitle } from "./help.js";
 import { banner, botPace, h, toast } from "./ui.js";
 import { checkCommitment } from "./verify.js";
-import { describeAction, forcedOnMe, logLines, namer, opponentName, statusText } from "./words.js";
+import {
+  dangerText, describeChoice, forcedOnMe, logLines, namer, opponentName, stakesLine, statusText,
+} from "./words.js";
 
 /** Moves shown on a narrow screen until "Show all" is pressed. */
 const LOG_SHORT = 4;
@@ -78,6 +81,35 @@ export function joinAndOpen(main, matchId, invite, ctx) {
   return { close() { closed = true; if (inner) inner.close(); } };
 }
 
+/** Meld choices up to this many are shown as buttons at once; more open the R18 chooser. */
+const CHOOSER_FROM = 9;
+
+/** Cards a seat needs on its table to win the deal (R16). */
+const ELEVEN = 11;
+
+/** True on a touch screen: a tap on a hand card selects it, a second tap (or the
+ * confirm button) throws it. */
+function touchScreen() {
+  return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+}
+
+/** The choices of a frame: the server's `choices` (PROTOCOL §4.3, one per legal action in
+ * the order of view.legal, built from the seat's view) described for their controls, as
+ * [{a, d}].  Nothing is read back from the action text. */
+function frameChoices(f, names) {
+  return (f.choices || []).map((c) => ({ a: c.action, d: describeChoice(c, f.view, names) }));
+}
+
+/** The frame's progress (PROTOCOL §4.3): cards melded per seat and the seats one from eleven. */
+function frameProgress(f) {
+  if (f.progress && f.progress.melded) return f.progress;
+  const tc = f.view.table_counts || {};
+  const melded = { 1: tc["1"] ?? 0, 2: tc["2"] ?? 0 };
+  return { melded, one_from_eleven: [1, 2].filter((s) => melded[s] === ELEVEN - 1) };
+}
+
+const key = (cards) => handOrder(cards || []).join(" ");
+
 /** /table/{id}: the live table for the seat this browser holds. */
 export function openTable(main, matchId, { go }) {
   const seatInfo = seatFor(matchId);
@@ -96,7 +128,7 @@ export function openTable(main, matchId, { go }) {
   el.oppTable = h("div", { class: "melds" });
   el.stock = h("div", { class: "stock", "data-testid": "stock" });
   el.live = h("div", { class: "live", "data-testid": "live-card" });
-  el.dead = h("div", { class: "dead" });
+  el.dead = h("div", { class: "dead", "data-testid": "dead-cards" });
   el.actions = h("div", { class: "actions", role: "group", "aria-label": "Your choices", "data-testid": "actions" });
   el.myTable = h("div", { class: "melds" });
   el.hand = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": "Your hand" });
@@ -122,7 +154,7 @@ export function openTable(main, matchId, { go }) {
     h("div", { class: "board" },
       el.score, el.status, el.invite, el.notice, el.result,
       h("section", { class: "seat opp", "aria-label": "Your opponent" }, el.oppName, el.oppHand, el.oppTable),
-      h("section", { class: "centre", "aria-label": "Stock and live card" }, el.stock, el.live, el.dead),
+      h("section", { class: "centre", "aria-label": "Stock, live card and dead cards" }, el.stock, el.live, el.dead),
       el.actions,
       h("section", { class: "seat me", "aria-label": "You" }, el.myTable, el.myName, el.hand),
     ),
@@ -134,11 +166,17 @@ export function openTable(main, matchId, { go }) {
   let frame = null; // the frame shown now
   let sending = false;
   let closed = false;
+  let replaced = false; // another tab holds the seat: every control is disabled
   const pending = [];
   let pumpTimer = null;
   let logKey = "";
-  let verified = {}; // deal number -> check result
+  const verified = {}; // deal number -> check result
   let lastLive = null;
+  let rulesTitle = null; // the profile's title, from the help data
+  let picked = new Set(); // R18 chooser: the hand cards picked to add
+  let selectedThrow = null; // touch screens: the card selected to throw
+  let choiceVersion = null; // the version `picked` and `selectedThrow` belong to
+  let cue = { version: null, deal: null, before: null, changed: { 1: new Set(), 2: new Set() } };
 
   const sock = new TableSocket(matchId, seatInfo.seat, seatInfo.token, {
     onState(f) {
@@ -159,9 +197,19 @@ export function openTable(main, matchId, { go }) {
     },
     onStatus(s) {
       if (closed) return;
-      if (s === "open") banner(null);
-      else if (s === "lost") banner("Connection lost — reconnecting…");
+      if (s === "open") {
+        banner(null);
+        if (replaced) {
+          replaced = false;
+          delete root.dataset.replaced;
+        }
+      } else if (s === "lost") banner("Connection lost — reconnecting…");
       else if (s === "replaced") {
+        // Another tab or window took the seat: this one must not look playable.
+        replaced = true;
+        root.dataset.replaced = "true";
+        closeDanger();
+        disableAll();
         banner("This table is open in another window or tab.", { label: "Play here", run: () => sock.reclaim() });
       }
     },
@@ -186,46 +234,153 @@ export function openTable(main, matchId, { go }) {
     }
   }
 
+  function disableAll() {
+    for (const b of root.querySelectorAll("[data-action], [data-pick], [data-send], [data-testid=next-deal], [data-testid=rematch]")) b.disabled = true;
+  }
+
   function send(msg) {
-    if (sending || !frame) return;
+    if (sending || !frame || replaced) return;
     if (!sock.send({ ...msg, version: frame.version })) {
       toast("Not connected — your move was not sent. Reconnecting…", "error");
       return;
     }
     sending = true;
-    for (const b of root.querySelectorAll("[data-action], [data-testid=next-deal]")) b.disabled = true;
+    closeDanger();
+    disableAll();
   }
 
   function act(action) {
     send({ type: "action", action });
   }
 
+  // ---------------------------------------------------------------- the danger dialog
+  let dangerDlg = null;
+  function closeDanger() {
+    if (dangerDlg) {
+      const d = dangerDlg;
+      dangerDlg = null;
+      if (d.open) d.close();
+      d.remove();
+      if (d.returnTo && d.returnTo.isConnected && !sending) d.returnTo.focus({ preventScroll: true });
+    }
+  }
+  /** Ask before a move that publicly gives the opponent eleven (R16). */
+  function confirmDanger(action, d, from) {
+    closeDanger();
+    const v = frame.view;
+    const names = namer(v.seat, opponentName((frame.match || {}).opponent, v.seat === 1 ? 2 : 1));
+    const cancel = h("button", { type: "button", class: "btn", "data-testid": "cancel-danger" }, "Cancel — choose again");
+    const go = h("button", { type: "button", class: "btn danger-go", "data-action": action }, `${d.label} anyway`);
+    const dlg = h("dialog", { class: "danger-dialog", "data-testid": "confirm-danger", "aria-labelledby": "danger-title", "aria-describedby": "danger-text" },
+      h("h2", { id: "danger-title" }, `This hands ${names.who(v.seat === 1 ? 2 : 1)} the deal`),
+      h("p", { id: "danger-text" }, dangerText(d, v, names)),
+      h("div", { class: "result-buttons" }, cancel, go));
+    cancel.addEventListener("click", () => closeDanger());
+    dlg.addEventListener("cancel", (ev) => { ev.preventDefault(); closeDanger(); });
+    dlg.returnTo = from;
+    root.append(dlg);
+    dangerDlg = dlg;
+    dlg.showModal();
+    cancel.focus();
+  }
+
   root.addEventListener("click", (ev) => {
+    if (replaced) return;
+    const pick = ev.target.closest("[data-pick]");
+    if (pick && !pick.disabled && root.contains(pick)) {
+      const c = pick.dataset.pick;
+      if (picked.has(c)) picked.delete(c);
+      else picked.add(c);
+      render(frame, { focus: `[data-pick="${c}"]` });
+      return;
+    }
+    const sendBtn = ev.target.closest("[data-send]");
+    if (sendBtn && !sendBtn.disabled && root.contains(sendBtn)) {
+      act(sendBtn.dataset.send);
+      return;
+    }
+    const clear = ev.target.closest("[data-clear]");
+    if (clear && root.contains(clear)) {
+      if (clear.dataset.clear === "picks") picked = new Set();
+      else selectedThrow = null;
+      render(frame, { focus: "first" });
+      return;
+    }
     const btn = ev.target.closest("[data-action]");
-    if (btn && !btn.disabled && root.contains(btn)) act(btn.dataset.action);
+    if (!btn || btn.disabled || !root.contains(btn)) return;
+    const action = btn.dataset.action;
+    if (btn.closest("dialog")) {
+      act(action);
+      return;
+    }
+    const item = (current.items || []).find((x) => x.a === action);
+    if (item && item.d.kind === "throw" && !item.d.force && btn.matches("button.card") && touchScreen() && selectedThrow !== action) {
+      selectedThrow = action; // select first; the second tap or the confirm button throws
+      render(frame, { focus: `[data-send="${CSS.escape(action)}"]` });
+      return;
+    }
+    if (item && item.d.danger) {
+      confirmDanger(action, item.d, btn);
+      return;
+    }
+    act(action);
   });
+
+  let current = { items: [] };
 
   function meldsEl(list, owner, names, highlightCard) {
     const who = owner === frame.seat ? "Your" : `${names.whose(owner)[0].toUpperCase()}${names.whose(owner).slice(1)}`;
     const wrap = h("div", { class: "melds-inner", "data-testid": `table-${owner}`, "aria-label": `${who} melds` });
     if (!list.length) {
-      wrap.append(h("p", { class: "muted empty" }, owner === frame.seat ? "No melds yet." : "No melds yet."));
+      wrap.append(h("p", { class: "muted empty" }, "No melds yet."));
       return wrap;
     }
     const ol = h("ol", { class: "meld-list" });
+    const changed = cue.changed[owner] || new Set();
     list.forEach((m, i) => {
       const row = cardRow(m, { size: "sm", highlight: highlightCard });
-      ol.append(h("li", { class: "meld", "data-meld": i + 1, "aria-label": `Meld ${i + 1}: ${spokenList(m)}` },
+      const isNew = changed.has(key(m));
+      ol.append(h("li", { class: `meld${isNew ? " changed" : ""}`, "data-meld": i + 1, "aria-label": `Meld ${i + 1}${isNew ? " (new or changed)" : ""}: ${spokenList(m)}` },
         h("span", { class: "meld-no", "aria-hidden": "true" }, String(i + 1)), row));
     });
     wrap.append(ol);
     return wrap;
   }
 
-  function render(f) {
+  /** Which melds are new or changed since the frame before (a visual cue: in profiles
+   * that rearrange, melds are renumbered as the table changes). */
+  function updateCue(f) {
+    if (cue.version === f.version) return;
+    const deal = (f.deal && f.deal.number) || (f.match || {}).deal_number;
+    const melds = f.view.melds || {};
+    const now = { 1: new Set((melds["1"] || []).map(key)), 2: new Set((melds["2"] || []).map(key)) };
+    const changed = { 1: new Set(), 2: new Set() };
+    if (cue.before && cue.deal === deal) {
+      for (const s of [1, 2]) for (const k of now[s]) if (!cue.before[s].has(k)) changed[s].add(k);
+    }
+    cue = { version: f.version, deal, before: now, changed };
+  }
+
+  function seatBadges(s, prog) {
+    const n = (prog.melded || {})[String(s)] ?? 0;
+    const parts = [h("span", { class: `meld-count${n >= ELEVEN - 1 ? " hot" : ""}`, "data-testid": `meld-count-${s}`, "data-count": String(n) }, `${n} of ${ELEVEN} melded`)];
+    if ((prog.one_from_eleven || []).includes(s)) {
+      parts.push(h("span", { class: "badge eleven", "data-testid": "one-from-eleven", "data-seat": String(s) }, "one card from winning"));
+    }
+    return parts;
+  }
+
+  function render(f, opts = {}) {
     const prevFocus = document.activeElement;
-    const hadFocusInside = prevFocus && root.contains(prevFocus) && prevFocus !== document.body;
+    const hadFocusInside = prevFocus && root.contains(prevFocus) && prevFocus !== document.body && !prevFocus.closest("dialog");
     const focusAction = hadFocusInside ? prevFocus.dataset.action || prevFocus.dataset.testid : null;
+    const focusPick = hadFocusInside ? prevFocus.dataset.pick || prevFocus.dataset.send : null;
+    if (!frame || f.version !== frame.version) closeDanger();
+    if (choiceVersion !== f.version) {
+      choiceVersion = f.version;
+      picked = new Set();
+      selectedThrow = null;
+    }
     frame = f;
     sending = false;
     const v = f.view;
@@ -234,25 +389,38 @@ export function openTable(main, matchId, { go }) {
     const opp = me === 1 ? 2 : 1;
     const oppName = opponentName(m.opponent, opp);
     const names = namer(me, oppName);
+    const prog = frameProgress(f);
+    updateCue(f);
     root.dataset.version = String(f.version);
     root.dataset.seat = String(me);
     root.dataset.status = v.status;
     root.dataset.deal = String((f.deal && f.deal.number) || m.deal_number || "");
     root.dataset.myTurn = String(v.to_act === me);
+    root.dataset.rules = v.rules || m.rules || "";
+    // this deal was dealt from `serve --test-decks` (chosen, not shuffled)
+    const testDeal = f.deal && "test" in f.deal ? !!f.deal.test : !!m.test;
+    root.dataset.testDeal = String(testDeal);
 
-    // Score
+    // Score bar: the score, the rules (opens their summary), stakes, format, deal
     const sc = m.score || {};
-    const fmt = m.format === "first_to" ? `first to ${m.target}` : "running tally";
+    const fmt = m.format === "first_to" ? `first to ${m.target}` : m.format === "stakes" ? "stakes" : "running tally";
+    const rules = v.rules || m.rules || "gameweave";
+    if (!rulesTitle) profileTitle(rules).then((t) => { rulesTitle = t; const b = root.querySelector("[data-testid=rules-name]"); if (b) b.textContent = `${t} rules`; });
     // Each part is its own chip, so a narrow screen wraps whole chips (no separators).
     el.score.replaceChildren(
       h("span", { class: "score" }, h("strong", {}, `You ${sc[String(me)] ?? 0}`), " – ", h("strong", {}, `${sc[String(opp)] ?? 0} ${oppName}`)),
+      m.stakes ? h("span", { class: "chip stakes", "data-testid": "stakes" }, stakesLine(m.stakes, me, oppName)) : "",
       sc.tablas ? h("span", { class: "chip" }, `${sc.tablas} tablas`) : "",
-      h("span", { class: "chip" }, fmt),
+      h("button", { type: "button", class: "chip rules-chip", "data-testid": "rules-name", "data-rules": rules, "aria-label": `${rulesTitle || rules} rules: how to play`,
+        onclick: (ev) => openHelp(rules, ev.currentTarget) }, `${rulesTitle || rules} rules`),
+      m.stakes ? "" : h("span", { class: "chip" }, fmt),
       h("span", { class: "chip" }, `deal ${m.deal_number ?? ""}`),
+      testDeal ? h("span", { class: "chip test", title: "dealt from gameweave serve --test-decks" }, "test deck") : "",
       m.opponent && m.opponent.kind === "person"
         ? h("span", { class: `chip presence ${m.opponent.joined === false ? "off" : m.opponent.connected ? "on" : "off"}` },
           m.opponent.joined === false ? `${oppName} has not joined yet` : m.opponent.connected ? `${oppName} online` : `${oppName} away`)
         : "",
+      h("button", { type: "button", class: "chip help-chip", "data-testid": "open-help", "aria-label": "How to play", onclick: (ev) => openHelp(rules, ev.currentTarget) }, "?"),
     );
 
     // Invite while the friend has not joined
@@ -272,7 +440,7 @@ export function openTable(main, matchId, { go }) {
     }
 
     // Status in words
-    el.status.textContent = statusText(v, names);
+    el.status.textContent = statusText(v, names, { choices: f.choices || [] });
     el.status.classList.toggle("mine", v.to_act === me);
 
     // Forced notice
@@ -285,22 +453,22 @@ export function openTable(main, matchId, { go }) {
           forced.how === "forced back"
             ? `${oppName} forced ${short(forced.card)}, the card you turned and refused, back onto you. `
             : `${oppName} ${forced.how} ${short(forced.card)} and forced it on you. `,
-          "Choose how to meld it into your table (your choices below); it counts towards your eleven.",
+          "Meld it (your choices below); it counts towards your eleven.",
         ]
         : [
           h("strong", {}, "You were forced. "),
-          `${oppName} ${forced.how} ${short(forced.card)} and forced it onto your meld; it is now `,
-          cardRow(forced.meld, { size: "sm", highlight: forced.card }),
-          ". It counts towards your eleven. Now throw a card from your hand.",
+          `${oppName} ${forced.how} ${short(forced.card)} onto your meld: `,
+          cardRow(forced.meld, { size: "xs", highlight: forced.card }),
+          ". It counts towards your eleven. Now throw a card.",
         ]));
     } else {
       el.notice.hidden = true;
       el.notice.replaceChildren();
     }
 
-    // Opponent
+    // Opponent: name, hand count, progress towards eleven
     const oppCount = (v.hand_counts || {})[String(opp)] ?? 0;
-    el.oppName.replaceChildren(oppName, h("span", { class: "muted small" }, ` · seat ${opp} · ${oppCount} card${oppCount === 1 ? "" : "s"} in hand`));
+    el.oppName.replaceChildren(oppName, h("span", { class: "muted small" }, `${oppCount} card${oppCount === 1 ? "" : "s"} in hand`), ...seatBadges(opp, prog));
     if (v.opponent_hand) {
       // The deal is over: their hand face up, here only (the result box points to it).
       el.oppHand.classList.add("revealed");
@@ -323,7 +491,7 @@ export function openTable(main, matchId, { go }) {
     el.oppTable.replaceChildren(meldsEl(melds[String(opp)] || [], opp, names, hl));
     el.myTable.replaceChildren(meldsEl(melds[String(me)] || [], me, names, hl));
 
-    // Centre: stock and live card
+    // Centre: stock, live card, and the dead cards as a grid by suit (always shown)
     el.stock.replaceChildren(
       v.stock > 0 ? backEl("md", `stock: ${v.stock} cards`) : h("span", { class: "card empty md", role: "img", "aria-label": "the stock is empty" }),
       h("span", { class: "caption" }, h("strong", {}, String(v.stock)), " in stock"),
@@ -333,7 +501,7 @@ export function openTable(main, matchId, { go }) {
       const card = cardEl(v.live, { size: "lg", label: `live card: ${spoken(v.live)}, ${by}` });
       if (lastLive !== `${f.version}:${v.live}` && lastLive?.split(":")[1] !== v.live) card.classList.add("enter");
       lastLive = `${f.version}:${v.live}`;
-      el.live.replaceChildren(card, h("span", { class: "caption" }, v.live_from ? "Live card — " : "Turned — ", by));
+      el.live.replaceChildren(card, h("span", { class: "caption" }, v.live_from ? "Live — " : "Turned — ", by));
     } else if (v.forced) {
       // R18e: a forced card waits for its seat's meld; nothing is live meanwhile
       lastLive = null;
@@ -345,57 +513,23 @@ export function openTable(main, matchId, { go }) {
       el.live.replaceChildren(h("span", { class: "card empty lg", role: "img", "aria-label": "no live card" }), h("span", { class: "caption" }, "No live card"));
     }
     const dead = v.dead || [];
-    el.dead.replaceChildren(
-      dead.length
-        ? h("details", {}, h("summary", {}, `${dead.length} dead card${dead.length === 1 ? "" : "s"}`), cardRow(dead, { size: "xs" }))
-        : h("span", { class: "muted small" }, "No dead cards"),
-    );
+    el.dead.dataset.count = String(dead.length);
+    el.dead.replaceChildren(h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " dead"), deadGrid(dead));
 
-    // Actions
-    const legal = v.legal || [];
-    const described = legal.map((a) => ({ a, d: describeAction(a, v, names) }));
-    const throwable = new Set(described.filter((x) => x.d.kind === "throw" && !x.d.force).map((x) => x.d.card));
-    const controls = [];
-    for (const { a, d } of described) {
-      if (d.kind === "throw" && !d.force) continue; // thrown by clicking the card in the hand
-      if (d.kind === "meld") {
-        const groups = d.groups && d.groups.length ? d.groups : [d.cards];
-        const rows = [];
-        groups.forEach((g, i) => {
-          if (i) rows.push(h("span", { class: "meld-sep", "aria-hidden": "true" }, "/"));
-          rows.push(cardRow(g, { size: "xs", highlight: v.forced || v.live }));
-        });
-        controls.push(h("button", { type: "button", class: "btn choice meld-choice", "data-action": a, "aria-label": `${d.label}: ${groups.map(spokenList).join("; ")}` },
-          h("span", { class: "choice-label" }, d.label), ...rows));
-      } else if (d.force) {
-        const landed = [...(d.target || []), d.kind === "throw" ? d.card : v.live].filter(Boolean);
-        controls.push(h("button", { type: "button", class: "btn choice force-choice", "data-action": a, "aria-label": `${d.label}: ${spokenList(d.target || [])}` },
-          h("span", { class: "choice-label" }, d.label), cardRow(handOrder(landed), { size: "xs", highlight: d.kind === "throw" ? d.card : v.live })));
-      } else {
-        controls.push(h("button", { type: "button", class: `btn ${d.kind === "turn" ? "primary" : ""} choice`, "data-action": a }, d.label));
-      }
-    }
-    el.actions.hidden = !controls.length;
-    el.actions.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, "Your choices"), ...controls] : []));
+    // Choices
+    const items = frameChoices(f, names);
+    current = { items };
+    renderChoices(items, v, names);
 
-    // Hand: cards are buttons when throwing
-    const hand = v.hand || [];
-    el.myName.replaceChildren("Your hand", h("span", { class: "muted small" }, ` · seat ${me} · ${hand.length} card${hand.length === 1 ? "" : "s"}${throwable.size ? " · click a card to throw it" : ""}`));
-    el.hand.classList.toggle("throwing", throwable.size > 0);
-    el.hand.replaceChildren(...hand.map((c) => (throwable.has(c)
-      ? (() => { const b = cardEl(c, { tag: "button", size: "lg", label: `Throw ${spoken(c)}` }); b.dataset.action = `throw ${c}`; return b; })()
-      : cardEl(c, { size: "lg" }))));
-    if (!hand.length) el.hand.append(h("p", { class: "muted" }, "No cards in hand."));
-
-    // Result at the end of a deal
+    // Result at the end of a deal (and the match-end screen)
     renderResult(f, names, oppName);
 
     // Move log (appended, so a screen reader hears only what is new)
     const lines = logLines(v, names);
-    const key = `${root.dataset.deal}`;
-    if (key !== logKey) {
+    const lk = `${root.dataset.deal}`;
+    if (lk !== logKey) {
       el.log.replaceChildren();
-      logKey = key;
+      logKey = lk;
     }
     const have = el.log.children.length;
     if (lines.length < have) el.log.replaceChildren();
@@ -405,11 +539,125 @@ export function openTable(main, matchId, { go }) {
     });
     syncLog();
 
-    // Keep keyboard focus in the table across redraws.
-    if (hadFocusInside && !root.contains(prevFocus)) {
-      const again = focusAction && root.querySelector(`[data-action="${CSS.escape(focusAction)}"], [data-testid="${CSS.escape(focusAction)}"]`);
-      const first = root.querySelector("[data-action]:not([disabled]), [data-testid=next-deal]");
-      (again || first || el.status).focus?.();
+    if (replaced) disableAll();
+
+    // Focus: where it was (the same control again), or the first choice when the turn
+    // comes back to this seat, so the keyboard never falls back to <body>.
+    const myTurn = v.to_act === me && v.status === "playing";
+    const active = document.activeElement;
+    const lost = !active || active === document.body || (hadFocusInside && !root.contains(prevFocus));
+    const first = () => root.querySelector(".actions [data-action]:not([disabled]), .actions [data-send], .hand [data-action]:not([disabled]), .hand [data-pick], [data-testid=next-deal], [data-testid=rematch]");
+    let target = null;
+    if (opts.focus) target = opts.focus === "first" ? first() : root.querySelector(opts.focus);
+    else if (hadFocusInside && !root.contains(prevFocus)) {
+      target = (focusAction && root.querySelector(`[data-action="${CSS.escape(focusAction)}"], [data-testid="${CSS.escape(focusAction)}"]`))
+        || (focusPick && root.querySelector(`[data-pick="${CSS.escape(focusPick)}"], [data-send="${CSS.escape(focusPick)}"]`))
+        || first() || el.status;
+    } else if ((myTurn || v.status !== "playing") && lost && !document.querySelector("dialog[open]")) {
+      // (a control disabled while a move is sent drops the focus to <body>)
+      target = first();
+    }
+    if (target && target.focus) target.focus({ preventScroll: true });
+  }
+
+  /** The choice controls, and the hand (cards are buttons when throwing, or picks in the
+   * R18 chooser).  Meld choices are the primary action (R12/R18). */
+  function renderChoices(items, v, names) {
+    const hand = v.hand || [];
+    const throws = new Map(items.filter((x) => x.d.kind === "throw" && !x.d.force).map((x) => [x.d.card, x]));
+    const meldItems = items.filter((x) => x.d.kind === "meld");
+    const chooser = meldItems.length >= CHOOSER_FROM;
+    const hasMeld = meldItems.length > 0;
+    const controls = [];
+    const meldButton = (a, d) => {
+      const rows = [];
+      (d.groups || []).forEach((g, i) => {
+        if (i) rows.push(h("span", { class: "meld-sep", "aria-hidden": "true" }, "/"));
+        rows.push(cardRow(g, { size: "xs", highlight: v.forced || v.live }));
+      });
+      return h("button", { type: "button", class: "btn primary choice meld-choice", "data-action": a, "aria-label": `${d.label}: ${(d.groups || []).map(spokenList).join("; ")}` },
+        h("span", { class: "choice-label" }, d.label), h("span", { class: "choice-cards" }, ...rows));
+    };
+    let pickable = new Set();
+    if (chooser) {
+      // R18 chooser: pick the hand cards to add; the tables that use exactly those follow.
+      for (const { d } of meldItems) for (const c of d.uses || []) pickable.add(c);
+      const want = key([...picked]);
+      const exact = meldItems.filter(({ d }) => key(d.uses) === want);
+      const more = meldItems.filter(({ d }) => [...picked].every((c) => (d.uses || []).includes(c))).length - exact.length;
+      const card = v.forced || v.live;
+      const head = picked.size
+        ? `${picked.size} card${picked.size === 1 ? "" : "s"} picked: ${exact.length === 1 ? "1 table uses" : `${exact.length} tables use`} exactly ${picked.size === 1 ? "it" : "these"}${more > 0 ? ` (${more} more use other cards too — pick more)` : ""}.`
+        : `${meldItems.length} ways to meld ${card ? short(card) : "the card"}: pick the cards from your hand to add (marked in your hand).`;
+      controls.push(h("div", { class: "chooser", "data-testid": "chooser" },
+        h("p", { class: "chooser-head" }, head,
+          picked.size ? h("button", { type: "button", class: "btn small", "data-clear": "picks" }, "Clear the picks") : ""),
+        exact.length ? h("div", { class: "chooser-tables" }, exact.slice(0, 12).map(({ a, d }) => meldButton(a, d))) : ""));
+    } else {
+      for (const { a, d } of meldItems) controls.push(meldButton(a, d));
+    }
+    if (selectedThrow && throws.has(selectedThrow.split(" ")[1])) {
+      const c = selectedThrow.split(" ")[1];
+      controls.push(h("div", { class: "throw-confirm" },
+        h("button", { type: "button", class: "btn primary", "data-send": selectedThrow }, `Throw ${short(c)}`),
+        h("button", { type: "button", class: "btn", "data-clear": "throw" }, "Keep it")));
+    }
+    const oppWho = names.who(v.seat === 1 ? 2 : 1);
+    const warn = (d) => (d.danger ? h("span", { class: "danger-tag" }, `⚠ hands ${oppWho} the deal`) : "");
+    for (const { a, d } of items) {
+      if (d.kind === "meld" || (d.kind === "throw" && !d.force)) continue;
+      if (d.force) {
+        const landed = [...(d.target || []), d.card || v.live].filter(Boolean);
+        controls.push(h("button", { type: "button", class: `btn choice force-choice${d.danger ? " danger" : ""}`, "data-action": a,
+          "aria-label": `${d.label}: ${spokenList(d.target || [])}${d.danger ? `; this hands ${oppWho} the deal` : ""}` },
+        h("span", { class: "choice-label" }, d.label), cardRow(handOrder(landed), { size: "xs", highlight: d.card || v.live }), warn(d)));
+      } else {
+        // the passive move is primary only when nothing can be melded (and it is safe)
+        const primary = !hasMeld && !d.danger && (d.kind === "turn" || d.kind === "refuse");
+        controls.push(h("button", { type: "button", class: `btn ${primary ? "primary" : "passive"} choice${d.danger ? " danger" : ""}`, "data-action": a,
+          "aria-label": d.danger ? `${d.label}; this hands ${oppWho} the deal` : null }, h("span", { class: "choice-label" }, d.label), warn(d)));
+      }
+    }
+    el.actions.hidden = !controls.length;
+    el.actions.classList.toggle("choosing", chooser);
+    el.actions.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, "Your choices"), ...controls] : []));
+
+    el.myName.replaceChildren("Your hand",
+      h("span", { class: "muted small" }, `${hand.length} card${hand.length === 1 ? "" : "s"}${throws.size ? (touchScreen() ? " · tap a card to throw it" : " · click a card to throw it") : chooser ? " · pick the cards to add" : ""}`),
+      ...seatBadges(v.seat, frameProgress(frame)));
+    el.hand.classList.toggle("throwing", throws.size > 0);
+    el.hand.classList.toggle("picking", chooser);
+    el.hand.replaceChildren(...hand.map((c) => {
+      if (throws.has(c)) {
+        const t = throws.get(c);
+        const b = cardEl(c, { tag: "button", size: "lg", label: `Throw ${spoken(c)}${t.d.danger ? `; this hands ${names.who(v.seat === 1 ? 2 : 1)} the deal` : ""}` });
+        b.dataset.action = t.a;
+        if (t.d.danger) b.classList.add("danger");
+        if (selectedThrow === b.dataset.action) b.classList.add("selected");
+        return b;
+      }
+      if (chooser && pickable.has(c)) {
+        const on = picked.has(c);
+        const b = cardEl(c, { tag: "button", size: "lg", label: `${on ? "Picked" : "Pick"} ${spoken(c)} to add to your table` });
+        b.dataset.pick = c;
+        b.setAttribute("aria-pressed", String(on));
+        if (on) b.classList.add("picked");
+        return b;
+      }
+      return cardEl(c, { size: "lg" });
+    }));
+    if (!hand.length) el.hand.append(h("p", { class: "muted" }, "No cards in hand."));
+  }
+
+  async function rematch(btn) {
+    btn.disabled = true;
+    try {
+      const res = await api("POST", `/api/matches/${encodeURIComponent(matchId)}/rematch`, { token: seatInfo.token });
+      saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent: seatInfo.opponent || ((frame.match || {}).opponent || {}).kind });
+      go(res.table_url || `/table/${res.match_id}`);
+    } catch (err) {
+      btn.disabled = false;
+      toast(`Could not start a rematch: ${err.message}`, "error");
     }
   }
 
@@ -419,35 +667,46 @@ export function openTable(main, matchId, { go }) {
     if (v.status === "playing") {
       el.result.hidden = true;
       el.result.removeAttribute("data-testid");
+      el.result.classList.remove("match-end");
       el.result.replaceChildren();
       return;
     }
     const me = v.seat;
+    const opp = me === 1 ? 2 : 1;
     const dealNo = (f.deal && f.deal.number) || m.deal_number;
     el.result.hidden = false;
     el.result.setAttribute("data-testid", "result");
+    el.result.classList.toggle("match-end", !!m.over);
     let title;
     if (v.status === "tablas") title = "Tablas — the stock ran out. Nobody wins this deal.";
     else if (v.winner === me) title = "You won the deal!";
     else title = `${oppName} won the deal.`;
     const sc = m.score || {};
-    const opp = me === 1 ? 2 : 1;
-    let matchLine = `Match: you ${sc[String(me)] ?? 0} – ${sc[String(opp)] ?? 0} ${oppName}${sc.tablas ? `, ${sc.tablas} tablas` : ""}.`;
-    if (m.over) matchLine = m.winner === me ? `You won the match ${sc[String(me)]}–${sc[String(opp)]}!` : `${oppName} won the match ${sc[String(opp)]}–${sc[String(me)]}.`;
-    const check = h("p", { class: "deck-check", "data-testid": "deck-check" }, "Checking the shuffle…");
+    const children = [];
+    if (m.over) {
+      const won = m.winner === me;
+      const line = m.format === "first_to" ? ` ${sc[String(won ? me : opp)]}–${sc[String(won ? opp : me)]}` : "";
+      children.push(h("h2", { id: "result-title", "data-testid": "match-winner" }, won ? `You won the match${line}!` : `${oppName} won the match${line}.`));
+      children.push(h("p", { class: "deal-line" }, `Deal ${dealNo}: ${title}`));
+    } else {
+      children.push(h("h2", { id: "result-title" }, title));
+      children.push(h("p", { class: "match-line" }, `Match: you ${sc[String(me)] ?? 0} – ${sc[String(opp)] ?? 0} ${oppName}${sc.tablas ? `, ${sc.tablas} tablas` : ""}${m.format === "first_to" ? ` (first to ${m.target})` : ""}.`));
+    }
+    if (m.stakes) children.push(h("p", { class: "stakes-line", "data-testid": "stakes-balance" }, stakesLine(m.stakes, me, oppName).replace(/^stakes/, "Stakes")));
+    if (m.over && Array.isArray(m.results) && m.results.length) {
+      children.push(h("ol", { class: "deal-results", "data-testid": "deal-results", "aria-label": "Every deal of the match" },
+        m.results.map((w, i) => h("li", {},
+          h("a", { href: `/replay/${matchId}/${i + 1}`, "data-nav": "" }, `Deal ${i + 1}`), ": ",
+          w == null ? "tablas" : w === me ? "you won" : `${oppName} won`))));
+    }
+    if (v.opponent_hand && v.opponent_hand.length) {
+      children.push(h("p", { class: "reveal-hand" }, `${oppName}'s hand (${v.opponent_hand.length} card${v.opponent_hand.length === 1 ? "" : "s"}) is face up in their area.`));
+    }
+    const check = h("p", { class: "deck-check small", "data-testid": "deck-check" }, "Checking the shuffle…");
+    children.push(check);
     const reveal = f.deal && f.deal.reveal;
-    const children = [
-      h("h2", { id: "result-title" }, title),
-      h("p", { class: "match-line" }, matchLine),
-      v.opponent_hand
-        ? h("p", { class: "reveal-hand" }, v.opponent_hand.length
-          ? `${oppName}'s hand (${v.opponent_hand.length} card${v.opponent_hand.length === 1 ? "" : "s"}) is face up in their area below.`
-          : `${oppName} has no cards left in hand.`)
-        : "",
-      check,
-    ];
     if (reveal) {
-      children.push(h("details", { class: "deck" }, h("summary", {}, "The deal's deck order"),
+      children.push(h("details", { class: "deck small" }, h("summary", {}, "The deal's deck order"),
         h("p", { class: "mono small" }, reveal.deck), h("p", { class: "mono small" }, `salt ${reveal.salt}`),
         h("p", { class: "mono small" }, `commitment ${f.deal.commitment}`)));
     }
@@ -455,28 +714,31 @@ export function openTable(main, matchId, { go }) {
     if (!m.over) {
       buttons.append(h("button", { type: "button", class: "btn primary", "data-testid": "next-deal", onclick: () => send({ type: "next_deal" }) }, "Next deal"));
     } else {
-      buttons.append(h("a", { class: "btn primary", href: "/", "data-nav": "" }, "Back to the lobby"));
+      buttons.append(h("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: (ev) => rematch(ev.currentTarget) }, "Rematch, same settings"));
+      buttons.append(h("a", { class: "btn", href: "/", "data-nav": "" }, "Back to the lobby"));
     }
     buttons.append(h("a", { class: "btn", href: `/replay/${matchId}/${dealNo}`, "data-nav": "", "data-testid": "replay-link" }, "Replay this deal"));
     children.push(buttons);
     el.result.replaceChildren(...children);
 
+    // this deal dealt from `serve --test-decks`: chosen, not shuffled (a later deal of the
+    // match may be shuffled again)
+    const test = f.deal && "test" in f.deal ? !!f.deal.test : !!m.test;
     if (!reveal) {
       check.textContent = "The deck has not been revealed yet.";
       return;
     }
-    const key = `${dealNo}:${f.deal.commitment}`;
+    const ck = `${dealNo}:${f.deal.commitment}`;
     const show = (r) => {
-      check.className = `deck-check ${r.ok ? "ok" : "bad"}`;
+      check.className = `deck-check small ${r.ok ? "ok" : "bad"}`;
       check.dataset.ok = String(r.ok);
-      check.textContent = r.ok
-        ? "✓ Fair shuffle: the revealed deck matches the commitment sent before the deal."
-        : "✗ Warning: the revealed deck does NOT match the commitment sent before the deal.";
+      if (test) check.textContent = "Dealt from a test deck (gameweave serve --test-decks): chosen, not shuffled — no fair-shuffle claim.";
+      else check.textContent = r.ok ? "✓ Fair shuffle: the deck is the one promised before the deal." : "✗ Warning: the deck is NOT the one promised before the deal.";
     };
-    if (verified[key]) show(verified[key]);
+    if (verified[ck]) show(verified[ck]);
     else {
       checkCommitment(reveal.deck, reveal.salt, f.deal.commitment).then((r) => {
-        verified[key] = r;
+        verified[ck] = r;
         if (frame === f) show(r);
       }, () => { check.textContent = "The shuffle could not be checked in this browser; run `gameweave verify` on the record."; });
     }
@@ -487,6 +749,7 @@ export function openTable(main, matchId, { go }) {
     close() {
       closed = true;
       clearTimeout(pumpTimer);
+      closeDanger();
       sock.close();
       banner(null);
     },

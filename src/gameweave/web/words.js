@@ -2,7 +2,7 @@
 // the labels of action controls.  Everything here reads only the seat's view (R21):
 // view.history (public events), view.melds, view.live, view.legal.
 
-import { cardIndex, handOrder, short, shortList } from "./cards.js";
+import { handOrder, short, shortList } from "./cards.js";
 
 /** The opponent's display name: "Greedy bot", or "Player 2" for a person in seat 2.
  * `opponent` is match.opponent of a state frame or a lobby summary. */
@@ -68,7 +68,7 @@ export function logLines(view, names) {
       const how = ev.forced ? `melded ${card} (forced on ${names.whom(s)})` : turned ? `melded the turned ${card}` : `took ${card}`;
       const table = ev.table || [];
       const result = ev.meld || [];
-      if (table.length > 1 || (view.rearranging && table.length)) {
+      if (view.rearranging && table.length) {
         const withHand = fromHand.length ? ` with ${shortList(fromHand)} from ${own} hand` : "";
         text = `${who} ${how}${withHand}: ${own} table is now ${tableText(table)}.`;
       } else if (!fromHand.length) {
@@ -130,7 +130,8 @@ export function forcedOnMe(view) {
   return { card: last.card, meld, how, pending: false };
 }
 
-/** Whose turn it is and what they decide, in words (for data-testid=status). */
+/** Whose turn it is and what they decide, in words (for data-testid=status).  `opts.choices`
+ * is the frame's `choices` (what can be melded or forced, from their kinds). */
 export function statusText(view, names, opts = {}) {
   const me = view.seat;
   if (view.status === "won") {
@@ -141,14 +142,16 @@ export function statusText(view, names, opts = {}) {
   const live = view.live ? short(view.live) : null;
   const opp = names.who(me === 1 ? 2 : 1);
   if (view.to_act === me) {
-    const canMeld = (view.legal || []).some((a) => a.startsWith("meld"));
-    const canForce = (view.legal || []).some((a) => a.includes("force"));
+    const choices = opts.choices || [];
+    const canMeld = choices.some((c) => c.kind === "meld" || c.kind === "table");
+    const canForce = choices.some((c) => c.force && c.kind !== "force");
+    const canForceBack = choices.some((c) => c.kind === "force");
     const orForce = canForce ? ` You may force it onto ${opp}'s table.` : "";
     switch (view.decision) {
       case "turn":
         return "Your turn: turn the top card of the stock.";
       case "take_or_turn": {
-        const back = (view.legal || []).includes("force") ? ` You may also force it back onto ${opp} (they turned and refused it).` : "";
+        const back = canForceBack ? ` You may also force it back onto ${opp} (they turned and refused it).` : "";
         return (canMeld
           ? `Your turn: take ${live} by melding it, or let it go dead and turn the stock.`
           : `Your turn: you cannot meld ${live} — turn the stock.`) + back;
@@ -180,64 +183,108 @@ export function statusText(view, names, opts = {}) {
 }
 
 /**
- * Describe one legal action for its control: {kind, label, cards, groups, target, force}.
- * kind: "meld" | "turn" | "refuse" | "throw" | "force".  For a meld, `cards` is every card
- * of the result and `groups` its melds (one for a gameweave meld, the whole new table
- * where melds are rearranged, R18: "meld 3h 4h 5h / 6c 6d 6h"); `label` says what it
- * does.  A force names meld N (gameweave, "throw Ks force 1") or none (R18e, "throw Ks
- * force"); then `force` is N or true and `target` the cards it lands among.  "force" alone
- * is R19: force the refused card back.
+ * A stakes match's points in words (R20): "stakes: you 3 – 1 Greedy bot · next deal pays 2".
+ * `stakes` is match.stakes of a state frame or lobby summary: {points, current_stake,
+ * base, tablas_stake}; `me` the viewer's seat number.
  */
-export function describeAction(action, view, names) {
-  const w = action.trim().split(/\s+/);
+export function stakesLine(stakes, me, oppName) {
+  if (!stakes) return "";
+  const p = stakes.points || {};
+  const opp = me === 1 ? 2 : 1;
+  const mine = p[String(me)] ?? 0;
+  const theirs = p[String(opp)] ?? 0;
+  const next = stakes.current_stake ?? stakes.base;
+  const raised = next && stakes.base && next > stakes.base ? (stakes.tablas_stake === "carry" ? " (carried after tablas)" : " (doubled after tablas)") : "";
+  return `stakes: you ${mine} – ${theirs} ${oppName} · next deal pays ${next}${raised}`;
+}
+
+/** "your meld 2" / "Greedy bot's meld 1": the meld of `melds` equal to `cards`, by number. */
+function meldNumber(melds, cards) {
+  const key = handOrder(cards || []).join(" ");
+  const i = (melds || []).findIndex((m) => handOrder(m).join(" ") === key);
+  return i >= 0 ? i + 1 : 0;
+}
+
+/** "New set of 3" / "New sequence of 4" for a meld's cards (R5, R6). */
+function newMeldWords(meld) {
+  return meld.every((c) => c[0] === meld[0][0]) ? `New set of ${meld.length}` : `New sequence of ${meld.length}`;
+}
+
+/**
+ * Describe one entry of a state frame's `choices` (PROTOCOL §4.3, built by the server from
+ * the seat's view) for its control: {kind, label, groups, card, target, force, danger}.
+ * Reads the structured fields (kind, card, force, melds, uses, gives_eleven), not the
+ * action text.  For a meld, `groups` is what to draw: the new or grown meld (R12), or
+ * the whole new table where melds are rearranged (R18, kind "table").
+ */
+export function describeChoice(choice, view, names) {
   const me = view.seat;
   const opp = me === 1 ? 2 : 1;
+  const kind = choice.kind === "table" ? "meld" : choice.kind;
+  const card = choice.card;
+  const danger = !!choice.gives_eleven;
   const oppMelds = view.melds[String(opp)] || [];
-  const at = w.indexOf("force");
-  const forceN = at >= 0 && w[at + 1] ? Number(w[at + 1]) : 0;
-  const forcing = at > 0;  // "refuse force", "throw Ks force 1"; "force" alone is R19
-  const target = forceN ? oppMelds[forceN - 1] || [] : forcing ? handOrder(oppMelds.flat()) : null;
+  const mine = view.melds[String(me)] || [];
+  const forceN = choice.force && !view.rearranging ? meldNumber(oppMelds, choice.force) : 0;
   const forceLabel = forceN ? `force it onto ${names.whose(opp)} meld ${forceN}` : `force it on ${names.whom(opp)} (they must meld it)`;
-  if (w[0] === "meld") {
-    const groups = action.trim().slice(4).split("/").map((g) => handOrder(g.trim().split(/\s+/).filter(Boolean))).filter((g) => g.length);
-    groups.sort((a, b) => cardIndex(a[0]) - cardIndex(b[0]));
-    const cards = handOrder(groups.flat());
-    const mine = view.melds[String(me)] || [];
-    const hand = view.hand || [];
-    const fromHand = cards.filter((c) => hand.includes(c));
-    let label;
-    if (groups.length > 1 || view.rearranging) {
-      const tableCount = mine.reduce((n, m) => n + m.length, 0);
+  if (kind === "meld") {
+    const table = (choice.melds || []).map((m) => handOrder(m));
+    const uses = choice.uses || [];
+    const cards = handOrder(table.flat());
+    if (choice.kind === "table" || view.rearranging) {
+      // R18: the whole new table.  Say the simple cases in R12's words: one new meld
+      // beside the melds kept, or one meld grown; anything else rearranges the table.
+      const before = new Set(mine.map((m) => handOrder(m).join(" ")));
+      const after = new Set(table.map((m) => m.join(" ")));
+      const added = table.filter((m) => !before.has(m.join(" ")));
+      const gone = mine.filter((m) => !after.has(handOrder(m).join(" ")));
+      const fromHand = uses.length ? `, ${uses.length} card${uses.length === 1 ? "" : "s"} from your hand` : "";
+      let label;
       if (cards.length >= 11) label = "Meld and win: eleven cards";
-      else if (fromHand.length) label = `New table, ${fromHand.length} card${fromHand.length === 1 ? "" : "s"} from your hand`;
-      else if (cards.length === tableCount + 1 && groups.length === mine.length) label = "Add it to your table";
+      else if (added.length === 1 && !gone.length) label = `${newMeldWords(added[0])}`;
+      else if (added.length === 1 && gone.length === 1 && gone[0].every((c) => added[0].includes(c))) {
+        label = `Add to your meld ${mine.indexOf(gone[0]) + 1}${fromHand}`;
+      } else if (uses.length) label = `New table, ${uses.length} card${uses.length === 1 ? "" : "s"} from your hand`;
       else label = "New table";
-      return { kind: "meld", label, cards, groups };
+      return { kind, label, groups: table, cards, card, uses, danger };
     }
-    const idx = mine.findIndex((m) => isSubset(m, cards));
-    if (idx >= 0) label = `Add to your meld ${idx + 1}`;
-    else if (cards.every((c) => c[0] === cards[0][0])) label = `New set of ${cards.length}`;
-    else label = `New sequence of ${cards.length}`;
-    return { kind: "meld", label, cards, groups };
+    const grown = table.find((m) => m.includes(card)) || cards;
+    const idx = mine.findIndex((m) => m.every((c) => grown.includes(c)));
+    let label;
+    if (cards.length >= 11) label = "Meld and win: eleven cards";
+    else if (idx >= 0 && !uses.length) label = `Add to your meld ${idx + 1}`;
+    else label = newMeldWords(grown);
+    return { kind, label, groups: [grown], cards: grown, card, uses, danger };
   }
-  if (w[0] === "turn") {
-    return { kind: "turn", label: view.live && view.live_from && view.live_from !== me ? "Let it go dead, turn the stock" : "Turn the stock" };
+  if (kind === "turn") {
+    return { kind, label: view.live && view.live_from && view.live_from !== me ? "Let it go dead, turn the stock" : "Turn the stock", danger };
   }
-  if (w[0] === "force") {
-    return { kind: "force", label: `Force ${view.live ? short(view.live) : "it"} back onto ${names.whom(opp)}` };
+  if (kind === "force") {
+    return { kind, card, label: `Force ${card ? short(card) : "it"} back onto ${names.whom(opp)}`, target: choice.force || [], force: true, danger };
   }
-  if (w[0] === "refuse") {
-    if (forcing) {
-      return { kind: "refuse", label: `Refuse and ${forceLabel}`, target, force: forceN || true };
-    }
-    return { kind: "refuse", label: `Refuse ${view.live ? short(view.live) : "it"}` };
+  if (kind === "refuse") {
+    if (choice.force) return { kind, card, label: `Refuse and ${forceLabel}`, target: choice.force, force: forceN || true, danger };
+    return { kind, card, label: `Refuse ${card ? short(card) : "it"}`, danger };
   }
-  if (w[0] === "throw") {
-    const card = w[1];
-    if (forcing) {
-      return { kind: "throw", card, label: `Throw ${short(card)} and ${forceLabel}`, target, force: forceN || true };
-    }
-    return { kind: "throw", card, label: `Throw ${short(card)}` };
+  if (kind === "throw") {
+    if (choice.force) return { kind, card, label: `Throw ${short(card)} and ${forceLabel}`, target: choice.force, force: forceN || true, danger };
+    return { kind, card, label: `Throw ${short(card)}`, danger };
   }
-  return { kind: w[0], label: action };
+  return { kind, label: choice.action, danger };
+}
+
+/**
+ * The danger confirmation's words for a move that publicly gives the opponent eleven
+ * (R16): what the opponent holds (public counts only, R21) and what the move does.
+ */
+export function dangerText(d, view, names) {
+  const opp = view.seat === 1 ? 2 : 1;
+  const who = names.who(opp);
+  const onTable = (view.table_counts || {})[String(opp)] ?? 0;
+  const inHand = (view.hand_counts || {})[String(opp)] ?? 0;
+  const c = d.card ? short(d.card) : "this card";
+  const hold = `${who} has ${onTable} cards on the table${inHand ? "" : " and none in hand"}`;
+  if (d.force) return `${hold}: forcing ${c} onto them completes eleven, and they win the deal.`;
+  if (d.kind === "refuse") return `${hold}: if you refuse ${c}, they can add it to their table and win the deal.`;
+  return `${hold}: if you throw ${c}, they can add it to their table and win the deal.`;
 }

@@ -1,4 +1,5 @@
-"""Lobby routes: the bots, creating and joining matches, a seat's list of matches."""
+"""Lobby routes: the bots, the profiles and how to play them, creating and joining
+matches, a seat's list of matches."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ from fastapi import APIRouter
 from ...bots import bot_names
 from ..deps import HubDep
 from ..hub import invite_problem
-from ..schemas import BotList, CreateMatch, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, SeatCreated, SeatJoined
+from ...tables import all_profile_offers, help_for_wire
+from ..schemas import (
+    BotList, CreateMatch, HelpOut, error_responses, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, ProfileList, SeatCreated,
+    SeatJoined,
+)
 
-router = APIRouter(prefix="/api", tags=["lobby"])
+router = APIRouter(prefix="/api", tags=["lobby"], responses=error_responses(429))
 
 
 @router.get("/bots", response_model=BotList)
@@ -18,28 +23,45 @@ async def list_bots() -> dict:
     return {"bots": bot_names()}
 
 
-@router.post("/matches", status_code=201, response_model=SeatCreated)
+@router.get("/profiles", response_model=ProfileList)
+async def list_profiles() -> dict:
+    """The rule profiles a match may be played under (§V), default first: each one's
+    title, one-line summary, options, the match formats it offers and their defaults,
+    and its stakes options (R20; null where it does not play for stakes)."""
+    return {"profiles": all_profile_offers()}
+
+
+@router.get("/help", response_model=HelpOut)
+async def get_help() -> dict:
+    """How to play: each profile's rules in short sections, a glossary of the game's
+    terms, and tips for a first deal."""
+    return help_for_wire()
+
+
+@router.post("/matches", status_code=201, response_model=SeatCreated, responses=error_responses(400, 413, 422))
 async def create_match(body: CreateMatch, hub: HubDep) -> dict:
-    """Create a match; you hold seat 1 (the token is given only now)."""
-    table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules)
+    """Create a match; you hold seat 1 (the token is given only now).  Options left
+    out are the profile's defaults (``GET /api/profiles``)."""
+    table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules,
+                                    stake=body.stake, tablas_stake=body.tablas_stake)
     return {
         "match_id": table.match_id, "seat": 1, "token": token,
         "invite_url": table.invite_url(), "table_url": f"/table/{table.match_id}",
     }
 
 
-@router.post("/matches/{match_id}/join", response_model=SeatJoined)
+@router.post("/matches/{match_id}/join", response_model=SeatJoined, responses=error_responses(403, 404, 409, 413, 422))
 async def join_match(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     """Join a friend match by its invite; you hold seat 2 (token given only now)."""
     table, token = await hub.join(match_id, body.invite)
     return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}"}
 
 
-@router.post("/matches/{match_id}/invite-status", response_model=InviteStatus)
+@router.post("/matches/{match_id}/invite-status", response_model=InviteStatus, responses=error_responses(413, 422))
 async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     """Whether ``invite`` would take seat 2 now, without taking it; always 200:
-    ``{"open": bool, "code": None | "unknown_match" | "not_a_friend_match" |
-    "bad_invite" | "already_joined"}`` (the codes ``join`` would answer).  Lets the
+    ``open`` (true or false) and ``code`` (null, ``unknown_match``, ``not_a_friend_match``,
+    ``bad_invite`` or ``already_joined``: the codes ``join`` would answer).  Lets the
     page explain a used or wrong invite without a refused request."""
     table = await hub.table(match_id)
     if table is None:
@@ -50,7 +72,7 @@ async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     return {"open": code is None, "code": code}
 
 
-@router.post("/my-matches", response_model=MyMatchesOut)
+@router.post("/my-matches", response_model=MyMatchesOut, responses=error_responses(413, 422))
 async def my_matches(body: MyMatches, hub: HubDep) -> dict:
     """Summaries of the remembered seats whose token is valid."""
     out = []

@@ -1,5 +1,5 @@
-"""A seat's match: its summary, current view, finished deals' records and replays.
-Every route takes ``Authorization: Bearer <seat token>`` (either seat)."""
+"""A seat's match: its summary, current view, finished deals' records and replays, and a
+rematch.  Every route takes ``Authorization: Bearer <seat token>`` (either seat)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from fastapi import APIRouter
 
 from ..deps import HubDep, SeatDep
 from ..replay import replay_steps
-from ..schemas import RecordDownload, ReplayOut, StateFrame, Summary
+from ..schemas import RecordDownload, ReplayOut, SeatCreated, StateFrame, Summary, error_responses
 
-router = APIRouter(prefix="/api/matches/{match_id}", tags=["matches"])
+router = APIRouter(prefix="/api/matches/{match_id}", tags=["matches"],
+                   responses=error_responses(401, 404, 422, 429))
 
 
 @router.get("", response_model=Summary)
@@ -28,16 +29,30 @@ async def get_view(seat_of: SeatDep, hub: HubDep) -> dict:
         return hub.frame(hub.tables.get(table.match_id) or table, seat)
 
 
-@router.get("/deals/{n}/record", response_model=RecordDownload)
+@router.get("/deals/{n}/record", response_model=RecordDownload, responses=error_responses(409))
 async def get_record(n: int, seat_of: SeatDep) -> dict:
     """A finished deal's §VII record with the revealed deck, salt and commitment."""
     table, _seat = seat_of
     return table.record(n)
 
 
-@router.get("/deals/{n}/replay", response_model=ReplayOut)
+@router.get("/deals/{n}/replay", response_model=ReplayOut, responses=error_responses(409))
 async def get_replay(n: int, seat_of: SeatDep) -> dict:
-    """A finished deal step by step (both hands): the record download plus ``history``
-    and ``snapshots`` (one more than the actions).  Only once deal ``n`` has ended."""
+    """A finished deal step by step (both hands): the record download plus ``history``,
+    ``snapshots`` (one more than the actions), ``seats`` (who plays each seat) and
+    ``deals`` (the match's deals so far).  Only once deal ``n`` has ended."""
     table, _seat = seat_of
-    return replay_steps(table.record(n))
+    return {**replay_steps(table.record(n)), "seats": table.seats_info(), "deals": len(table.deals)}
+
+
+@router.post("/rematch", status_code=201, response_model=SeatCreated)
+async def rematch(seat_of: SeatDep, hub: HubDep) -> dict:
+    """A new match with the same settings (profile, format, target, stakes, opponent and
+    bot); you hold its seat 1 (the token is given only now; a friend match has a new
+    invite).  Either seat of any match may ask."""
+    table, _seat = seat_of
+    new, token = await hub.rematch(table)
+    return {
+        "match_id": new.match_id, "seat": 1, "token": token,
+        "invite_url": new.invite_url(), "table_url": f"/table/{new.match_id}",
+    }

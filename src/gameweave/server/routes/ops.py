@@ -9,9 +9,9 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import text
 
 from ..deps import HubDep
-from ..schemas import Health, Ready
+from ..schemas import Health, Ready, error_responses
 
-router = APIRouter(tags=["ops"])
+router = APIRouter(tags=["ops"], responses=error_responses(429))
 
 
 @router.get("/api/health", response_model=Health)

@@ -1,0 +1,100 @@
+"""How to play, and what each profile offers a new match (RULES §V, R20).
+
+Every word shown to a person about the rules lives in one data file, ``help.json``
+beside this module (so it can become a translation catalog): per profile a title, a one
+line summary and sections; a glossary; first-deal tips; and the terminal's few prompts.
+The page reads it through ``GET /api/help``; ``gameweave play`` through ``help`` / ``?``.
+
+:func:`profile_offers` joins those words with the profile's options from
+:mod:`gameweave.engine.rules` for ``GET /api/profiles``; :func:`check_new_match` is the
+one check of a new match's format and stakes for both the server and the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from ..engine import MATCH_FORMATS, PROFILE_NAMES, TABLAS_STAKES, OptionError, Rules, find_profile, match_options
+from ..engine.match import MAX_STAKE, MAX_TARGET
+
+
+@cache
+def help_data() -> dict[str, Any]:
+    """The parsed ``help.json``: ``{"profiles": {name: {"title", "summary", "sections":
+    [{"title", "text"}]}}, "glossary": [{"term", "text"}], "tips": [str], "terminal": {…}}``.
+    Raises :class:`OSError`/``ValueError`` only if the package is broken."""
+    text = files("gameweave.tables").joinpath("help.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def help_for_wire() -> dict[str, Any]:
+    """The ``GET /api/help`` body: the profiles' help, the glossary and the tips."""
+    data = help_data()
+    return {"profiles": data["profiles"], "glossary": data["glossary"], "tips": data["tips"]}
+
+
+def formats_of(rules: Rules) -> list[str]:
+    """The match formats a new match of ``rules`` may use (R20), its default first:
+    ``first_to`` and ``tally`` everywhere; ``stakes`` only where the profile plays for
+    stakes (classic)."""
+    allowed = [f for f in MATCH_FORMATS if f != "stakes" or rules.match == "stakes"]
+    return [rules.match] + [f for f in allowed if f != rules.match]
+
+
+def profile_offers(name: str) -> dict[str, Any]:
+    """One entry of ``GET /api/profiles`` (see PROTOCOL §3.7): name, title, summary,
+    ``rearranging``, ``force_back``, ``formats``, ``default_format``, ``default_target``
+    and ``stake`` (``{"default", "max", "tablas_stake", "default_tablas_stake"}`` where
+    the profile plays for stakes, else None)."""
+    rules = find_profile(name)
+    words = help_data()["profiles"][rules.name]
+    formats = formats_of(rules)
+    stake = None
+    if "stakes" in formats:
+        stake = {"default": rules.stake, "max": MAX_STAKE, "tablas_stake": list(TABLAS_STAKES),
+                 "default_tablas_stake": rules.tablas_stake}
+    return {
+        "name": rules.name, "title": words["title"], "summary": words["summary"],
+        "rearranging": rules.rearranging, "force_back": rules.force_back,
+        "max_sequence": rules.max_sequence,
+        "formats": formats, "default_format": rules.match, "default_target": rules.first_to,
+        "max_target": MAX_TARGET, "stake": stake,
+    }
+
+
+def all_profile_offers() -> list[dict[str, Any]]:
+    """``GET /api/profiles``: :func:`profile_offers` of every canonical profile, default first."""
+    return [profile_offers(n) for n in PROFILE_NAMES]
+
+
+def check_new_match(rules: Rules | str, fmt: str | None = None, target: int | None = None,
+                    stake: int | None = None, tablas_stake: str | None = None) -> dict[str, Any]:
+    """The full options of a new match of ``rules`` (R20): ``{"match", "target", "stake",
+    "tablas_stake"}``; what is not given is the profile's default.
+
+    Raises :class:`~gameweave.engine.OptionError` with a sentence for a person when the
+    format is not offered by the profile (``stakes`` outside classic), when ``stake`` or
+    ``tablas_stake`` is given for a format other than ``stakes``, or for a bad value.
+    """
+    profile = find_profile(rules)
+    fmt = profile.match if fmt is None else fmt
+    formats = formats_of(profile)
+    if fmt not in formats:
+        title = help_data()["profiles"][profile.name]["title"]
+        raise OptionError(f"the {title} rules do not offer the {fmt!r} format (they offer: {', '.join(formats)})")
+    if fmt != "stakes":
+        for key, value in (("stake", stake), ("tablas_stake", tablas_stake)):
+            if value is not None:
+                raise OptionError(f"'{key}' belongs to a stakes match, not to a {fmt} match")
+    given: dict[str, Any] = {"match": fmt}
+    for key, value in (("target", target), ("stake", stake), ("tablas_stake", tablas_stake)):
+        if value is not None:
+            given[key] = value
+    return match_options(profile, given)
+
+
+__all__ = ["all_profile_offers", "check_new_match", "formats_of", "help_data", "help_for_wire", "profile_offers"]

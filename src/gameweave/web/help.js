@@ -1,0 +1,88 @@
+// How to play: the rules of a profile, the glossary and first-deal tips, in a dialog
+// (data-testid=help) opened from the lobby and the table.  Every word comes from the
+// server's help data (GET /api/help, one data file in the package) — none is written here
+// but the dialog's own frame.
+
+import { api } from "./api.js";
+import { h } from "./ui.js";
+
+let cached = null;
+
+/** The help data {profiles: {name: {title, summary, sections}}, glossary, tips}, fetched once. */
+export function loadHelp() {
+  if (!cached) {
+    cached = api("GET", "/api/help").catch((err) => {
+      cached = null;
+      throw err;
+    });
+  }
+  return cached;
+}
+
+/** The title of profile `name` from the help data, or the name itself until it loads. */
+export async function profileTitle(name) {
+  try {
+    const d = await loadHelp();
+    return (d.profiles && d.profiles[name] && d.profiles[name].title) || name;
+  } catch {
+    return name;
+  }
+}
+
+function profileBody(p) {
+  return [
+    h("p", { class: "help-summary" }, p.summary || ""),
+    ...(p.sections || []).map((s) => h("section", { class: "help-section" }, h("h3", {}, s.title), h("p", {}, s.text))),
+  ];
+}
+
+/**
+ * Open the help dialog on profile `name` (the rules in play, or the lobby's choice);
+ * `focusBack` gets the focus when it closes.  Esc or the Close button closes it.
+ */
+export function openHelp(name, focusBack = null) {
+  document.querySelector("dialog[data-testid=help]")?.remove();
+  const body = h("div", { class: "help-body" }, h("p", {}, "Loading the rules…"));
+  const close = h("button", { type: "button", class: "btn small", "data-testid": "close-help" }, "Close");
+  const dlg = h("dialog", { class: "help-dialog", "data-testid": "help", "aria-labelledby": "help-title" },
+    h("div", { class: "help-head" }, h("h2", { id: "help-title" }, "How to play"), close), body);
+  let gone = false;
+  const done = () => {
+    if (gone) return;
+    gone = true;
+    if (dlg.open) dlg.close();
+    dlg.remove();
+    if (focusBack && focusBack.isConnected) focusBack.focus({ preventScroll: true });
+  };
+  close.addEventListener("click", done);
+  dlg.addEventListener("close", done); // Esc
+  dlg.addEventListener("click", (ev) => {
+    if (ev.target === dlg) done(); // a click on the backdrop
+  });
+  document.body.append(dlg);
+  dlg.showModal();
+  loadHelp().then((d) => {
+    const profiles = d.profiles || {};
+    const names = Object.keys(profiles);
+    const rulesBox = h("div", { class: "help-rules", "data-testid": "help-rules" });
+    const show = (n) => {
+      rulesBox.dataset.rules = n;
+      rulesBox.replaceChildren(...(profiles[n] ? profileBody(profiles[n]) : [h("p", {}, "No rules for this profile.")]));
+    };
+    const current = profiles[name] ? name : names[0];
+    const pick = h("select", { "aria-label": "Rules", "data-testid": "help-profile" },
+      names.map((n) => h("option", { value: n, selected: n === current }, profiles[n].title || n)));
+    pick.addEventListener("change", () => show(pick.value));
+    show(current);
+    body.replaceChildren(
+      h("section", {}, h("div", { class: "help-pick" }, h("h3", {}, "Rules"), pick), rulesBox),
+      h("section", { class: "help-glossary" }, h("h3", {}, "Words of the game"),
+        h("dl", {}, (d.glossary || []).flatMap((g) => [h("dt", {}, g.term), h("dd", {}, g.text)]))),
+      h("section", { class: "help-tips" }, h("h3", {}, "Your first deal"),
+        h("ul", {}, (d.tips || []).map((t) => h("li", {}, t)))),
+    );
+  }, (err) => {
+    body.replaceChildren(h("p", { class: "error" }, `The rules could not be loaded: ${err.message}`));
+  });
+  return dlg;
+}
