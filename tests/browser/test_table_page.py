@@ -308,6 +308,13 @@ def test_two_people_via_the_invite_link_with_a_force(new_context, live_server, t
     assert p2.locator("[data-testid=table-1] [data-card=Ks]").count() == 1
     assert all(a.startswith("throw") for a in _legal(p1))
     assert "forced it onto your meld" in p1.inner_text("[data-testid=log]")
+    # the notice does not push the hand off a laptop's or a phone's screen (issue 9)
+    from test_table_profiles import BIG, PHONE as PHONE_390, off_screen
+
+    for size in (BIG, PHONE_390):
+        p1.set_viewport_size(size)
+        assert not off_screen(p1), (size, off_screen(p1))
+    p1.set_viewport_size(DESKTOP)
     shot(p1, tmp_path / "forced-desktop.png")
     shot(p1, tmp_path / "forced-phone-360.png", PHONE)
     p1.set_viewport_size(DESKTOP)
