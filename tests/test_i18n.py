@@ -77,3 +77,48 @@ def test_the_page_follows_the_browser_language(header, lang) -> None:
 ])
 def test_the_terminal_follows_the_locale(env, lang) -> None:
     assert terminal_language(env) == lang
+
+
+def test_every_error_code_the_server_can_send_has_a_message_in_both_languages() -> None:
+    """Errors travel as code plus parameters (issue 10): the page says ``error.<code>``;
+    every code in the server's table, and every code its source raises, has one."""
+    import re
+    from pathlib import Path
+
+    from gameweave.server.errors import ERROR_CODES
+
+    root = Path(__file__).resolve().parent.parent / "src/gameweave"
+    src = "".join(p.read_text() for d in ("server", "server/routes", "tables") for p in (root / d).glob("*.py"))
+    emitted = set(re.findall(r'(?:TableError|ApiError|_error|error_frame)\(\s*"([a-z_]+)"', src))
+    emitted |= set(re.findall(r'code(?:, message)? = "([a-z_]+)"', src))
+    assert {"bad_name", "spectator", "unknown_phrase", "not_your_turn"} <= emitted
+    assert emitted <= set(ERROR_CODES), sorted(emitted - set(ERROR_CODES))
+    for lang in LANGUAGES:
+        missing = [c for c in ERROR_CODES if f"error.{c}" not in messages(lang)]
+        assert not missing, f"{lang}: no error message for {missing}"
+
+
+def test_every_quick_phrase_is_in_both_languages() -> None:
+    from gameweave.tables import PHRASES
+
+    assert 10 <= len(PHRASES) <= 14 and len(set(PHRASES)) == len(PHRASES)
+    for lang in LANGUAGES:
+        assert all(f"phrase.{k}" in messages(lang) for k in PHRASES), lang
+    assert translate("phrase.good_luck", "es") == "¡Buena suerte!"
+
+
+def test_the_server_sends_a_whole_catalog_and_refuses_another_language(tmp_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from gameweave.server import create_app
+
+    with TestClient(create_app(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}")) as client:
+        r = client.get("/api/i18n/es")
+        assert r.status_code == 200
+        body = r.json()
+        assert body["lang"] == "es" and body["messages"] == dict(messages("es"))
+        assert body["messages"]["term.sequence"] == "corrida"
+        r = client.get("/api/i18n/fr")
+        assert r.status_code == 404
+        assert r.json()["error"] == {"code": "unknown_language", "message": "the table speaks es and en",
+                                     "params": {"lang": "fr"}}

@@ -31,8 +31,8 @@ def help_data() -> dict[str, Any]:
     return data
 
 
-def help_for_wire() -> dict[str, Any]:
-    """The ``GET /api/help`` body: the profiles' help, the glossary and the tips."""
+def help_for_wire(lang: str = "en") -> dict[str, Any]:
+    """The ``GET /api/help`` body in ``lang``: the profiles' help, the glossary and the tips."""
     data = help_data()
     return {"profiles": data["profiles"], "glossary": data["glossary"], "tips": data["tips"]}
 

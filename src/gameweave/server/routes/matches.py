@@ -42,7 +42,7 @@ async def get_replay(n: int, seat_of: SeatDep) -> dict:
     ``snapshots`` (one more than the actions), ``seats`` (who plays each seat) and
     ``deals`` (the match's deals so far).  Only once deal ``n`` has ended."""
     table, _seat = seat_of
-    return {**replay_steps(table.record(n)), "seats": table.seats_info(), "deals": len(table.deals)}
+    return {**replay_steps(table.record(n)), "deals": len(table.deals)}
 
 
 @router.post("/rematch", status_code=201, response_model=SeatCreated)
