@@ -72,6 +72,13 @@ export async function api(method, path, { body, token } = {}) {
 /** The heartbeat's period (presence: the server calls a seat offline after 12 s). */
 export const HEARTBEAT_MS = 5000;
 
+/** The heartbeat period in ms: HEARTBEAT_MS, or localStorage gameweave.heartbeat_ms (tests
+ * with a short presence timeout set it lower). */
+function heartbeatMs() {
+  const v = Number(localStorage.getItem("gameweave.heartbeat_ms"));
+  return v > 0 ? v : HEARTBEAT_MS;
+}
+
 /**
  * One table's live connection: sends hello, then actions; reconnects by itself after a
  * lost connection (backoff 0.5 s doubling to 5 s).
@@ -117,7 +124,7 @@ export class TableSocket {
       const hello = this.watch ? { type: "hello", watch: this.watch } : { type: "hello", seat: this.seat, token: this.token };
       ws.send(JSON.stringify(hello));
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "heartbeat" }), HEARTBEAT_MS);
+      this.pingTimer = setInterval(() => this.send({ type: "heartbeat" }), heartbeatMs());
     };
     ws.onmessage = (ev) => {
       let frame;

@@ -80,11 +80,11 @@ export function cardEl(name, opts = {}) {
 }
 
 /** A face-down card (stock, opponent's hand). */
-export function backEl(size = "md", label = "face-down card") {
+export function backEl(size = "md", label = null) {
   const el = document.createElement("span");
   el.className = `card back ${size}`;
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
+  el.setAttribute("aria-label", label ?? t("page.card.face_down"));
   return el;
 }
 
