@@ -589,7 +589,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     renderResult(f, names, oppName);
 
     // Move log (appended, so a screen reader hears only what is new)
-    const lines = logLines(v, names);
+    const lines = logLines(v, names, { resigned: (f.deal && f.deal.resigned) || null });
     const lk = `${root.dataset.deal}`;
     if (lk !== logKey) {
       el.log.replaceChildren();

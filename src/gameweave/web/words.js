@@ -82,9 +82,10 @@ export function tableText(melds) {
  * each event (kind, card, died, forced, meld, table, from_hand) — never from action text.
  * Works for every profile: gameweave melds (R12), whole tables where melds are rearranged
  * (R18), forcing onto a numbered meld (R15), a forced card that must be melded (R18e) and
- * forcing back (R19).  Every sentence is a catalog message (page.log.*).
+ * forcing back (R19).  Every sentence is a catalog message (page.log.*).  `opts.resigned`:
+ * the seat that resigned the deal, if it ended so.
  */
-export function logLines(view, names) {
+export function logLines(view, names, opts = {}) {
   const out = [];
   let prev = null;
   for (const ev of view.history || []) {
@@ -136,7 +137,10 @@ export function logLines(view, names) {
     out.push({ seat: s, text, kind });
     prev = ev;
   }
-  if (view.status === "won") {
+  if (view.status === "won" && opts.resigned) {
+    // the deal was resigned (issue 10): it counts as won by the other seat (R20)
+    out.push({ seat: opts.resigned, text: names.x("page.log.resigned", opts.resigned), kind: "end" });
+  } else if (view.status === "won") {
     out.push({ seat: view.winner, text: names.x("page.log.won", view.winner), kind: "end" });
   } else if (view.status === "tablas") {
     out.push({ seat: null, text: t("page.log.tablas"), kind: "end" });
