@@ -694,10 +694,10 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
       el.myName.replaceChildren(names.who(1), h("span", { class: "muted small" }, tn("page.table.cards_in_hand", n)), ...seatBadges(1, frameProgress(frame)));
       if (shown) el.hand.replaceChildren(...(shown.length ? shown.map((c) => cardEl(c, { size: "lg" })) : [h("p", { class: "muted" }, t("page.table.no_cards_left"))]));
       else {
-        const backs = h("span", { class: "backs" });
-        for (let i = 0; i < n; i++) backs.append(backEl("sm", ""));
-        for (const b of backs.children) b.setAttribute("aria-hidden", "true");
-        el.hand.replaceChildren(backs);
+        const backs = [];
+        for (let i = 0; i < n; i++) backs.push(backEl("sm", ""));
+        for (const b of backs) b.setAttribute("aria-hidden", "true");
+        el.hand.replaceChildren(...backs);
       }
       el.hand.setAttribute("aria-label", tn("page.table.holds", n, { who: names.who(1) }));
       return;
