@@ -206,3 +206,38 @@ def test_the_language_switch_is_remembered(people_context):
     page.wait_for_selector("html[data-catalog=es]", state="attached")
     assert page.locator("[data-testid=lang-switch]").input_value() == "es"
     assert not english_on_spanish_page(page), english_on_spanish_page(page)
+
+
+def test_presence_follows_the_heartbeat(people_context, people_server):
+    """A page whose socket stays open but that stops sending (no heartbeat, no move) is
+    shown offline to the other seat within a few seconds (presence timeout 3 s on the
+    people server), and online again once it speaks."""
+    import httpx
+
+    base = people_server.url
+    m1 = httpx.post(f"{base}/api/matches", json={"opponent": "friend", "name": "Ana"}).json()
+    mid = m1["match_id"]
+    m2 = httpx.post(f"{base}/api/matches/{mid}/join",
+                    json={"invite": m1["invite_url"].rsplit("/", 1)[1], "name": "Bob"}).json()
+    pages = {}
+    for seat, token, beat in ((1, m1["token"], None), (2, m2["token"], 600000)):
+        ctx = people_context(BIG, locale="en-US")
+        entry = {mid: {"seat": seat, "token": token, "opponent": "friend"}}
+        script = f"try {{ localStorage.setItem('gameweave.seats', {json.dumps(json.dumps(entry))});"
+        if beat:  # this page falls silent after its hello
+            script += f" localStorage.setItem('gameweave.heartbeat_ms', '{beat}');"
+        ctx.add_init_script(script + " } catch (e) {}")
+        page = ctx.new_page()
+        page.goto(f"/table/{mid}")
+        page.wait_for_selector("[data-testid=hand] .card")
+        pages[seat] = page
+    p1, p2 = pages[1], pages[2]
+    assert "Bob" in p1.inner_text("[data-testid=presence-2]")
+    started = time.monotonic()
+    p1.wait_for_selector("[data-testid=presence-2][data-online=false]", timeout=8000)
+    silent_for = time.monotonic() - started
+    assert p2.locator("[data-testid=presence-1][data-online=true]").count() == 1  # Ana's beats go on
+    print(f"seat 2 silent -> shown offline after {silent_for:.1f} s (timeout 3 s, sweep 0.5 s)")
+    # it speaks again (a quick phrase is a frame like any other): online again
+    p2.click('[data-phrase="hello"]')
+    p1.wait_for_selector("[data-testid=presence-2][data-online=true]", timeout=5000)
