@@ -799,8 +799,8 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     const reveal = f.deal && f.deal.reveal;
     if (reveal) {
       children.push(h("details", { class: "deck small" }, h("summary", {}, t("page.result.deck_order")),
-        h("p", { class: "mono small" }, reveal.deck), h("p", { class: "mono small" }, `salt ${reveal.salt}`),
-        h("p", { class: "mono small" }, `commitment ${f.deal.commitment}`)));
+        h("p", { class: "mono small" }, reveal.deck), h("p", { class: "mono small" }, t("page.result.salt", { salt: reveal.salt })),
+        h("p", { class: "mono small" }, t("page.result.commitment", { commitment: f.deal.commitment }))));
     }
     // Each seat's own pace (issue 10): this seat's screen stays until it moves on; once it
     // has, it waits (by name) for the other.
