@@ -206,6 +206,13 @@ def test_the_language_switch_is_remembered(people_context):
     page.wait_for_selector("html[data-catalog=es]", state="attached")
     assert page.locator("[data-testid=lang-switch]").input_value() == "es"
     assert not english_on_spanish_page(page), english_on_spanish_page(page)
+    # the turn sound is off until turned on, and remembered
+    sound = page.locator("[data-testid=sound-toggle]")
+    assert not sound.is_checked()
+    sound.check()
+    page.reload()
+    page.wait_for_selector("html[data-catalog=es]", state="attached")
+    assert page.locator("[data-testid=sound-toggle]").is_checked()
 
 
 def test_presence_follows_the_heartbeat(people_context, people_server):
