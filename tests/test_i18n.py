@@ -122,3 +122,30 @@ def test_the_server_sends_a_whole_catalog_and_refuses_another_language(tmp_path)
         assert r.status_code == 404
         assert r.json()["error"] == {"code": "unknown_language", "message": "the table speaks es and en",
                                      "params": {"lang": "fr"}}
+
+
+def test_the_help_comes_from_the_catalogs_in_both_languages(tmp_path) -> None:
+    """One source per string: help.json holds only structure; ``GET /api/help?lang=``
+    answers the same sections in Spanish or English."""
+    import json as _json
+    from importlib.resources import files
+
+    from fastapi.testclient import TestClient
+
+    from gameweave.server import create_app
+    from gameweave.tables import help_data
+
+    structure = _json.loads(files("gameweave.tables").joinpath("help.json").read_text(encoding="utf-8"))
+    words = [w for v in structure["profiles"].values() for w in v] + structure["glossary"] + structure["tips"]
+    assert all(" " not in w for w in words)  # ids, not prose
+    with TestClient(create_app(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}")) as client:
+        es, en = client.get("/api/help?lang=es").json(), client.get("/api/help?lang=en").json()
+        assert client.get("/api/help").json() == en
+        assert client.get("/api/help?lang=fr").json()["error"]["code"] == "unknown_language"
+    assert set(es["profiles"]) == set(en["profiles"]) == {"gameweave", "anglo-american", "classic"}
+    for name in es["profiles"]:
+        assert len(es["profiles"][name]["sections"]) == len(en["profiles"][name]["sections"]) >= 7
+    assert es["profiles"]["gameweave"]["sections"][0]["title"] == "Objetivo"
+    assert en["profiles"]["gameweave"]["sections"][0]["title"] == "Goal"
+    assert any(g["term"] == "corrida" for g in es["glossary"]) and len(es["tips"]) == len(en["tips"]) == 5
+    assert "{opponent}" in help_data("es")["terminal"]["confirm_danger"]
