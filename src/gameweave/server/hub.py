@@ -63,6 +63,7 @@ class Connection:
         self.token = token
         self.gen = 0
         self.last_seen = time.monotonic()
+        self.touched = 0.0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
         self.closed = False
         self.close_code: int | None = None
@@ -229,6 +230,7 @@ class Hub:
         self.turns: dict[str, tuple[int, float]] = {}
         self.clock_tasks: dict[str, tuple[int, asyncio.Task]] = {}
         self.last_phrase: dict[tuple[str, int], float] = {}
+        self.remote_online: dict[str, tuple[bool, bool]] = {}
         self._presence: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -262,7 +264,12 @@ class Hub:
         while not self.closing:
             await asyncio.sleep(self.presence_sweep_s)
             try:
-                for match_id in list(self.sockets):
+                if self.bus is not None:  # seats on other nodes: their presence keys in Redis
+                    for match_id in list(self.remote):
+                        got = await self.bus.presence(match_id)
+                        if got is not None:
+                            self.remote_online[match_id] = got
+                for match_id in set(self.sockets) | set(self.watchers):
                     table = self.tables.get(match_id)
                     if table is not None and self.shown_online.get(match_id) != self.online_pair(match_id):
                         self.announce(table)
@@ -327,7 +334,7 @@ class Hub:
 
     def _forget(self, match_id: str) -> None:
         for d in (self.tables, self.locks, self.used, self.bots, self.bot_tasks, self.remote, self.turns,
-                  self.shown_online):
+                  self.shown_online, self.remote_online):
             d.pop(match_id, None)
         task = self.clock_tasks.pop(match_id, None)
         if task is not None:
@@ -471,7 +478,7 @@ class Hub:
         if c is not None and not c.closed:
             now = time.monotonic() if now is None else now
             return now - c.last_seen <= self.presence_timeout_s
-        return seat in self.remote.get(match_id, ())
+        return seat in self.remote.get(match_id, ()) and self.remote_online.get(match_id, (True, True))[seat]
 
     def online_pair(self, match_id: str) -> tuple[bool, bool]:
         """``(seat 1 online, seat 2 online)`` now."""
@@ -481,7 +488,12 @@ class Hub:
     def heard(self, conn: Connection) -> None:
         """A frame came from ``conn``: it is alive; if its seat showed offline, every
         seat hears it is back at once."""
-        conn.last_seen = time.monotonic()
+        now = time.monotonic()
+        conn.last_seen = now
+        if self.bus is not None and conn.seat >= 0 and now - conn.touched > self.presence_sweep_s:
+            conn.touched = now
+            asyncio.get_running_loop().create_task(
+                self.bus.touch_presence(conn.match_id, conn.seat, self.presence_timeout_s))
         if conn.seat >= 0:
             shown = self.shown_online.get(conn.match_id)
             if shown is not None and not shown[conn.seat]:
@@ -680,6 +692,7 @@ class Hub:
         another), send it the full view and tell the opponent it is connected."""
         if self.bus is not None:
             conn.gen = await self.bus.seat_generation(conn.match_id, conn.seat)
+            await self.bus.touch_presence(conn.match_id, conn.seat, self.presence_timeout_s)
         async with self.lock(table.match_id):
             table = self.tables.get(table.match_id) or table
             if self.bus is not None:  # a client coming from a dead node gets the newest version
@@ -712,6 +725,8 @@ class Hub:
                 if conns == [None, None]:
                     self.sockets.pop(match_id, None)
                 self.used[match_id] = time.monotonic()
+                if self.bus is not None:
+                    await self.bus.drop_presence(match_id, conn.seat)
                 await self._publish({"kind": "bye", "match": match_id, "seat": conn.seat, "gen": conn.gen})
 
     # ------------------------------------------------------------------ actions
