@@ -658,8 +658,13 @@ class Hub:
         lease plays it (the database's version check makes it happen once)."""
         try:
             await asyncio.sleep(delay)
-            if self.bus is not None and not await self.bus.acquire(match_id, self.bot_lease_s):
-                return
+            while self.bus is not None and not await self.bus.acquire(match_id, self.bot_lease_s):
+                # another node holds the lease and plays it; if that node died, its lease
+                # expires and this node plays the timeout (unless the decision was made)
+                await asyncio.sleep(min(1.0, self.bot_lease_s / 4))
+                table = self.tables.get(match_id)
+                if self.closing or table is None or table.version != version:
+                    return
             async with self.lock(match_id):
                 table = self.tables.get(match_id)
                 if table is None or table.version != version or self._clock_seat(table) != seat:
