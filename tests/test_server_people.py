@@ -277,6 +277,22 @@ def test_a_clock_timeout_is_played_by_the_server_and_two_in_a_row_mark_the_seat_
         assert f1["match"]["players"]["2"]["away"] is False and f1["match"]["players"]["1"]["away"] is True
 
 
+@pytest.mark.timeout(60)
+def test_a_decision_past_the_clock_uses_up_the_bank(tmp_path, table_server, ws_seat):
+    client = table_server(f"sqlite:///{tmp_path / 'c.db'}", clock_scale=0.05)  # 3 s, bank 1.5 s
+    m1, m2 = _friend(client, clock=60)
+    s1 = ws_seat(client, m1["match_id"], 1, m1["token"])
+    ws_seat(client, m1["match_id"], 2, m2["token"])
+    s1.recv_state()
+    time.sleep(3.5)  # past the clock, half a second into the bank (a second before the timeout)
+    s1.act("turn")
+    f = until(s1, lambda f: f["type"] == "state" and len(f["view"]["history"]) == 1)
+    assert f["view"]["history"][0]["seat"] == 1  # its own move, in time
+    bank = f["match"]["clock"]["bank"]
+    assert 0 < bank["1"] <= 1.0 and bank["2"] == 1.5, bank
+    assert f["match"]["clock"]["to_act"] == 1 and f["match"]["players"]["1"]["away"] is False
+
+
 def test_a_clock_must_be_60_or_30_seconds(tmp_path, table_server):
     client = table_server(f"sqlite:///{tmp_path / 'c.db'}")
     for bad in (45, "60", 0):

@@ -680,7 +680,9 @@ class Hub:
                 table.timeouts[seat] += 1
                 if table.timeouts[seat] >= 2:
                     table.away[seat] = True
-                log.info("match %s: seat %d timed out; the server played %s", match_id, seat + 1, format_action(a))
+                # the kind only: log lines never name a card (R21)
+                log.info("match %s: seat %d timed out; the server played a %s", match_id, seat + 1,
+                         format_action(a).split()[0])
                 self.clock_tasks.pop(match_id, None)
                 try:
                     await self._commit_action(table, seat, a)
