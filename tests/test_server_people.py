@@ -105,6 +105,15 @@ def test_names_are_trimmed_and_shown_in_frames_summaries_records_and_replays(db_
     assert rep["seats"]["2"]["name"] == "Beto"
 
 
+def test_a_rematch_keeps_the_clock_and_the_asker_s_name(tmp_path, table_server):
+    client = table_server(f"sqlite:///{tmp_path / 'r.db'}")
+    m1, m2 = _friend(client, "Ana", "Beto", clock=30)
+    r = client.post(f"/api/matches/{m1['match_id']}/rematch", headers=_auth(m2["token"]))
+    assert r.status_code == 201
+    new = client.get(f"/api/matches/{r.json()['match_id']}", headers=_auth(r.json()["token"])).json()
+    assert new["players"]["1"]["name"] == "Beto" and new["clock"] == 30
+
+
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25, "Ana\nBeto", "a\u202eb", "\x00"])
 def test_a_bad_name_is_refused_with_a_code_and_parameters(name, tmp_path, table_server):
     client = table_server(f"sqlite:///{tmp_path / 'n.db'}")

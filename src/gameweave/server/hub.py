@@ -416,16 +416,16 @@ class Hub:
         self.wake_bot(table)
         return table, token
 
-    async def rematch(self, table: Table) -> tuple[Table, str]:
+    async def rematch(self, table: Table, seat: int = 0) -> tuple[Table, str]:
         """A new match with the settings of ``table`` (profile, format, target, stake,
-        tablas stake, opponent, bot); the asker holds its seat 1.  Returns ``(table,
-        seat-1 token)``."""
+        tablas stake, opponent, bot, clock); the asker (``seat`` of ``table``) holds its
+        seat 1, under its name.  Returns ``(table, seat-1 token)``."""
         m = table.match
         stakes = m.format == "stakes"
         return await self.create(table.opponent, table.bot, m.format, m.target, rules=table.rules,
                                  stake=m.stake if stakes else None,
                                  tablas_stake=m.tablas_stake if stakes else None,
-                                 name=table.names[0], clock=table.clock)
+                                 name=table.names[seat], clock=table.clock)
 
     async def seat_for_token(self, match_id: Any, token: Any) -> tuple[Table | None, int]:
         """``(table, seat index)`` that ``token`` holds, ``(table, -1)`` for a wrong

@@ -50,8 +50,8 @@ async def rematch(seat_of: SeatDep, hub: HubDep) -> dict:
     """A new match with the same settings (profile, format, target, stakes, opponent and
     bot); you hold its seat 1 (the token is given only now; a friend match has a new
     invite).  Either seat of any match may ask."""
-    table, _seat = seat_of
-    new, token = await hub.rematch(table)
+    table, seat = seat_of
+    new, token = await hub.rematch(table, seat)
     return {
         "match_id": new.match_id, "seat": 1, "token": token,
         "invite_url": new.invite_url(), "table_url": f"/table/{new.match_id}",
