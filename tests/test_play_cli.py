@@ -19,6 +19,13 @@ runner = CliRunner()
 def _records_in_tmp(tmp_path, monkeypatch):
     """``gameweave play`` saves its record in the data directory: keep it in tmp_path."""
     monkeypatch.setenv("GAMEWEAVE_DATA", str(tmp_path / "data"))
+    # the terminal follows the locale (issue 10): these tests read English unless they say
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    import gameweave.cli.play as play_module
+
+    monkeypatch.setattr(play_module, "LANG", ["en"])
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy", "search"])
@@ -388,3 +395,49 @@ def test_r18b_through_the_command_from_a_test_deck_in_three_inputs(tmp_path):
     bad.write_text("Ac\n", encoding="utf-8")
     res = runner.invoke(app, ["play", "--test-decks", str(bad)])
     assert res.exit_code == 2 and "line 1 is not a deck order" in res.output
+
+
+def _english_terminal_words() -> list[str]:
+    """The English terminal messages that differ from the Spanish ones, without their
+    parameters (long enough to be unambiguous)."""
+    import re
+
+    from gameweave.i18n import messages
+
+    en, es = messages("en"), messages("es")
+    out = []
+    for key, text in en.items():
+        if key.startswith(("terminal.", "help.", "tips.")) and text != es[key]:
+            for part in re.split(r"\{[a-z_]+\}", text):
+                part = part.strip(" .:;,()")
+                if len(part) >= 12 and not part.startswith("gameweave"):  # a command stays a command
+                    out.append(part)
+    return out
+
+
+def test_terminal_play_in_spanish_with_scripted_input_and_a_name():
+    script = "?\nh\nzz\n" + "1\n" * 400
+    res = runner.invoke(app, ["play", "--lang", "es", "--name", "  Ana ", "--bot", "greedy", "--deals", "1",
+                              "--seed", "3"], input=script)
+    assert res.exit_code == 0, res.output
+    out = res.output
+    assert "Traceback" not in out
+    assert "Ana (jugador 1) contra" in out and "Bot Greedy" in out
+    assert "Tus cartas:" in out and "Monte:" in out and "Tus opciones:" in out and "Cartas muertas" in out
+    assert "Cómo se juega" in out and "Palabras del juego" in out and "corrida" in out  # ? in Spanish
+    assert "Esta mano hasta ahora" in out  # h
+    assert "Terminó la mano 1" in out and "Cuenta: tú" in out
+    assert "Ganaste la partida" in out or "ganó la partida" in out or "queda empatada" in out
+    leaked = [w for w in _english_terminal_words() if w in out]
+    assert not leaked, leaked[:5]
+
+
+def test_terminal_spanish_from_the_locale_and_typed_actions():
+    res = runner.invoke(app, ["play", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="turn\nrefuse\nq\n",
+                        env={"LANG": "es_MX.UTF-8"})
+    assert res.exit_code == 0, res.output
+    assert "Rechazaste 4s" in res.output and "Te levantaste de la mesa." in res.output
+    res = runner.invoke(app, ["play", "--lang", "fr"])
+    assert res.exit_code == 2 and "es or en" in res.output
+    res = runner.invoke(app, ["play", "--name", "x" * 25])
+    assert res.exit_code == 2 and "--name" in res.output

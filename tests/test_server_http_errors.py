@@ -50,7 +50,7 @@ def test_validation_messages_read_well_and_leak_no_internals(client, kw, message
     r = client.post("/api/matches", **kw)
     assert r.status_code == 422, r.text
     err = r.json()["error"]
-    assert err == {"code": "malformed", "message": message}
+    assert err == {"code": "malformed", "message": message, "params": {}}
     for internal in ("decode", "Input should", "dictionary", "pydantic", "loc", "body."):
         assert internal not in err["message"]
 
@@ -60,7 +60,8 @@ def test_a_deal_number_that_is_not_a_number_is_explained(client, friend_match):
     r = client.get(f"/api/matches/{m1['match_id']}/deals/two/record",
                    headers={"Authorization": f"Bearer {m1['token']}"})
     assert r.status_code == 422
-    assert r.json()["error"] == {"code": "malformed", "message": "the deal number in the address must be a whole number"}
+    assert r.json()["error"] == {"code": "malformed", "message": "the deal number in the address must be a whole number",
+                                 "params": {}}
 
 
 def test_an_unknown_address_is_404_not_found(client):
@@ -76,7 +77,7 @@ def test_a_wrong_method_is_405_method_not_allowed_with_allow(client):
     r = client.delete(f"/api/matches/{m['match_id']}", headers=auth)
     assert r.status_code == 405 and r.headers["allow"] == "GET"
     assert r.json()["error"] == {"code": "method_not_allowed",
-                                 "message": "this address does not take DELETE; it takes GET"}
+                                 "message": "this address does not take DELETE; it takes GET", "params": {}}
     r = client.get("/api/matches")
     assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed" and "POST" in r.headers["allow"]
     # the match is untouched, and its summary is at GET /api/matches/{id}

@@ -65,10 +65,11 @@ def test_r21_200_random_deals_over_websockets_never_show_hidden_cards(table_serv
             deals_done += 1
             if deals_done >= deals_wanted:
                 break
-            # the seat that did not open sends next_deal (either may)
+            # both seats move on, in a random order (each seat's own pace, issue 10)
             s = rng.randrange(2)
-            seats[s].send({"type": "next_deal", "version": seats[s].state["version"]})
-            seats[0].recv_state(), seats[1].recv_state()
+            for who in (s, 1 - s):
+                seats[who].send({"type": "next_deal", "version": seats[who].state["version"]})
+                seats[0].recv_state(), seats[1].recv_state()
             # a fresh view from HTTP is checked too
             r = client.get(f"/api/matches/{mid}/view", headers={"Authorization": f"Bearer {m1['token']}"})
             assert not leaked(r.text, hidden_from(table.state, 0))

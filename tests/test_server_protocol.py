@@ -96,13 +96,20 @@ def test_r15_r16_two_people_play_a_forcing_chain_and_a_forced_win_over_websocket
     assert hashlib.sha256((reveal["deck"] + " " + reveal["salt"]).encode()).hexdigest() == end1["deal"]["commitment"]
     assert end1["view"]["opponent_hand"] is not None  # shown once the deal is over (R21)
 
-    # ---- next deal: seat 2 opens deal 2 (R9); a second next_deal is stale
+    # ---- next deal: each seat's own pace (issue 10); seat 2 opens deal 2 (R9)
     v = end1["version"]
     seats[1].send({"type": "next_deal", "version": v})
     f1, f2 = seats[1].recv_state(), seats[2].recv_state()
+    assert f1["version"] == f2["version"] == v  # nothing dealt: seat 2 has not moved on
+    assert f2["view"]["opponent_hand"] is not None and f2["deal"]["reveal"] is not None  # its end screen stays
+    assert f1["match"]["waiting_for"] == f2["match"]["waiting_for"] == [2]
+    assert f2["match"]["players"]["1"]["ready"] and not f2["match"]["players"]["2"]["ready"]
+    seats[2].send({"type": "next_deal", "version": v})
+    f1, f2 = seats[1].recv_state(), seats[2].recv_state()
     assert f1["version"] == f2["version"] == v + 1
     assert f1["deal"]["number"] == 2 and f1["view"]["opener"] == 2 and f1["deal"]["reveal"] is None
-    seats[2].send({"type": "next_deal", "version": v})  # too late: the first one applied
+    assert f1["match"]["waiting_for"] == [] and f1["match"]["last_deal"] == 1
+    seats[2].send({"type": "next_deal", "version": v})  # too late: the deal is dealt
     err = seats[2].recv()
     assert err["type"] == "error" and err["code"] in ("stale", "deal_not_over") and err["version"] == v + 1
 
@@ -149,7 +156,8 @@ def test_out_of_turn_stale_illegal_and_forged_token_are_refused_and_change_nothi
 
     seats[2].act("turn")  # seat 1 opens: not seat 2's decision
     assert seats[2].recv() == {"type": "error", "code": "not_your_turn",
-                               "message": "it is seat 1's decision, not seat 2's", "version": v}
+                               "message": "it is seat 1's decision, not seat 2's", "version": v,
+                               "params": {"seat": 1}}
     seats[1].act("turn", version=v - 1)
     err = seats[1].recv()
     assert err["code"] == "stale" and err["version"] == v

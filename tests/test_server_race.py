@@ -63,8 +63,8 @@ def _remember_seat2_tokens(monkeypatch):
     """Record seat 2's token when a test joins (the hub returns it once)."""
     original = Hub.join
 
-    async def join(self, match_id, invite):
-        table, token = await original(self, match_id, invite)
+    async def join(self, match_id, invite, name=None):
+        table, token = await original(self, match_id, invite, name)
         _TOKENS[match_id] = token
         return table, token
 

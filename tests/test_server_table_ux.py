@@ -174,7 +174,8 @@ def test_replay_names_seats_and_counts_deals(db_url, table_server, ws_seat):
         s1.recv_state()
     r = client.get(f"/api/matches/{m['match_id']}/deals/1/replay", headers=_auth(m["token"]))
     body = r.json()
-    assert body["seats"] == {"1": {"kind": "person", "bot": None}, "2": {"kind": "bot", "bot": "random"}}
+    assert body["seats"] == {"1": {"kind": "person", "bot": None, "name": None},
+                             "2": {"kind": "bot", "bot": "random", "name": None}}
     assert body["deals"] == 1 and body["test"] is False
 
 

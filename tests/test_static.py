@@ -3,7 +3,8 @@ ARCHITECTURE.md, ruff over the whole tree and mypy --strict over the engine.
 
 Layers (an arrow means "may import"): cli -> server -> tables -> bots -> engine;
 storage beside tables (it persists tables and may read them, never the reverse);
-research -> bots -> engine.  The engine imports the standard library only.
+research -> bots -> engine; i18n (the catalogs) is used by tables, server and cli and
+imports nothing of ours.  The engine imports the standard library only.
 """
 
 from __future__ import annotations
@@ -21,14 +22,15 @@ PKG = ROOT / "src" / "gameweave"
 
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
+    "i18n": set(),
     "bots": {"engine"},
     "arena": {"engine", "bots"},
     "bench": {"engine"},
     "research": {"engine", "bots", "arena"},
-    "tables": {"engine", "bots"},
+    "tables": {"engine", "bots", "i18n"},
     "storage": {"engine", "tables"},
-    "server": {"engine", "bots", "tables", "storage"},
-    "cli": {"engine", "bots", "tables", "storage", "server", "arena", "bench", "research"},
+    "server": {"engine", "bots", "tables", "storage", "i18n"},
+    "cli": {"engine", "bots", "tables", "storage", "server", "arena", "bench", "research", "i18n"},
 }
 """Which layers each layer may import (besides itself and the package root)."""
 

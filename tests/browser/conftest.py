@@ -80,16 +80,14 @@ class LiveServer:
         self.app = app
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory) -> Iterator[LiveServer]:
-    """The table server in a background thread (session-wide; SQLite in a temp dir)."""
+def _serve(data: Path, **overrides) -> Iterator[LiveServer]:
+    """Run a table server on a free port until the generator is closed."""
     import uvicorn
 
     from gameweave.server import create_app
 
-    data = tmp_path_factory.mktemp("server")
     decks = DeckQueue()
-    app = create_app(database_url=f"sqlite:///{data / 'gameweave.db'}", bot_delay=0.0, deck_source=decks)
+    app = create_app(database_url=f"sqlite:///{data / 'gameweave.db'}", bot_delay=0.0, deck_source=decks, **overrides)
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws_ping_interval=None)
     server = uvicorn.Server(config)
@@ -103,6 +101,28 @@ def live_server(tmp_path_factory) -> Iterator[LiveServer]:
     yield LiveServer(f"http://127.0.0.1:{port}", decks, app)
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> Iterator[LiveServer]:
+    """The table server in a background thread (session-wide; SQLite in a temp dir)."""
+    yield from _serve(tmp_path_factory.mktemp("server"))
+
+
+PEOPLE_CLOCK_SCALE = 0.1
+"""The people server's clocks run 10x fast: the 60 s clock is 6 s (+ a 3 s bank)."""
+
+PEOPLE_HEARTBEAT_MS = 1000
+"""The people pages' heartbeat (localStorage gameweave.heartbeat_ms), for a presence
+timeout of 3 s on the people server."""
+
+
+@pytest.fixture(scope="session")
+def people_server(tmp_path_factory) -> Iterator[LiveServer]:
+    """A second server for the tests of playing with people (issue 10): fast clocks
+    (settings clock_scale), presence timing out after 3 s of silence, swept every 0.5 s."""
+    yield from _serve(tmp_path_factory.mktemp("people"), clock_scale=PEOPLE_CLOCK_SCALE,
+                      presence_timeout_s=3.0, presence_sweep_s=0.5)
 
 
 @pytest.fixture(scope="session")
@@ -148,6 +168,28 @@ def new_context(browser, live_server):
         # options: more browser-context options, e.g. has_touch=True, is_mobile=True (a phone)
         ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=live_server.url, **options)
         ctx.add_init_script("try { localStorage.setItem('gameweave.pace', '0'); } catch (e) {}")
+        ctx.set_default_timeout(15000)
+        ctx.on("page", watch.watch)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not watch.errors, "errors in the page:\n" + "\n".join(watch.errors)
+
+
+@pytest.fixture
+def people_context(browser, people_server):
+    """Browser contexts on the people server (``people_context(locale="es-MX")``): bot
+    pace 0, a heartbeat every second; fails the test on any console error."""
+    watch = PageWatch()
+    contexts = []
+
+    def make(viewport=None, **options):
+        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=people_server.url, **options)
+        ctx.add_init_script("try { localStorage.setItem('gameweave.pace', '0');"
+                            f" localStorage.setItem('gameweave.heartbeat_ms', '{PEOPLE_HEARTBEAT_MS}'); }} catch (e) {{}}")
         ctx.set_default_timeout(15000)
         ctx.on("page", watch.watch)
         contexts.append(ctx)

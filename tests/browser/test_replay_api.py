@@ -55,6 +55,6 @@ def test_r21_replay_only_after_the_deal_and_matches_the_record(tmp_path):
         assert body["snapshots"][-1] == snapshot(record.replay())
         assert body["snapshots"][-1]["status"] == last["view"]["status"] != "playing"
         # who plays each seat (the page names them) and how many deals the match has
-        assert body["seats"] == {"1": {"kind": "person", "bot": None}, "2": {"kind": "bot", "bot": "random"}}
+        assert body["seats"] == {"1": {"kind": "person", "bot": None, "name": None}, "2": {"kind": "bot", "bot": "random", "name": None}}
         assert body["deals"] == 1
         assert client.get(f"/api/matches/{mid}/deals/9/replay", headers=auth).json()["error"]["code"] == "unknown_deal"

@@ -31,6 +31,18 @@ ENABLED = ".board [data-action]:not([disabled])"
 RESULT = "[data-testid=result]"
 
 
+
+def take_seat(page, url: str, name: str | None = None) -> None:
+    """Open an invite link and take seat 2 on the invite page (issue 10: the friend may
+    give a name first, in data-testid=name-input), then wait for the table."""
+    page.goto(url)
+    page.wait_for_selector("[data-testid=join-seat]")
+    if name is not None:
+        page.fill("[data-testid=name-input]", name)
+    page.click("[data-testid=join-seat]")
+    page.wait_for_url("**/table/*")
+
+
 def shot(page, path, viewport=None) -> None:
     """Screenshot the whole page (at `viewport` if given), after the short card animation."""
     if viewport:
@@ -281,8 +293,7 @@ def test_two_people_via_the_invite_link_with_a_force(new_context, live_server, t
     assert p1.locator("[data-testid=invite-link]").count() == 1  # still shown until the friend joins
 
     p2 = new_context(PHONE).new_page()
-    p2.goto(url)
-    p2.wait_for_url("**/table/*")
+    take_seat(p2, url)
     p2.wait_for_selector("[data-testid=hand] .card")
     p1.wait_for_selector("text=Player 2 online")
     assert p1.locator("[data-testid=invite-link]").count() == 0
@@ -339,19 +350,27 @@ def test_two_people_via_the_invite_link_with_a_force(new_context, live_server, t
     # by Chromium as a console error, which this test forbids)
     match_id, invite_code = url.rstrip("/").split("/")[-2:]
     again = p1.request.post(f"/api/matches/{match_id}/join", data={"invite": invite_code})
-    assert again.status == 409 and again.json()["error"]["code"] == "already_joined"
+    body = again.json()
+    assert again.status == 409 and (body.get("error") or body)["code"] == "already_joined"
 
     # a third browser opening the used invite is told so, without a refused request (the
     # page asks invite-status first; a 409 would be a console error, failing this test)
     p3 = new_context(PHONE).new_page()
     p3.goto(url)
     p3.wait_for_selector("text=Could not join this match")
-    assert "already taken the second seat" in p3.inner_text("main")
-    p3.goto(f"/join/{match_id}/{'0' * 32}")
-    p3.wait_for_selector("text=not valid for this match")
+    from gameweave.i18n import translate  # errors travel as codes; the page says error.<code>
 
-    # either seat deals the next one; both see deal 2
+    assert translate("error.already_joined", "en") in p3.inner_text("main")
+    p3.goto(f"/join/{match_id}/{'0' * 32}")
+    p3.wait_for_selector("[data-testid=join-error]")
+    assert translate("error.bad_invite", "en") in p3.inner_text("main")
+
+    # each seat moves on at its own pace: deal 2 starts once both have (issue 10)
     p2.click("[data-testid=next-deal]")
+    p2.wait_for_selector("[data-testid=waiting-for]:not([hidden])")
+    assert "Player 1" in p2.inner_text("[data-testid=waiting-for]")
+    assert p1.locator("[data-testid=result]").count() == 1  # p1's end-of-deal screen stays
+    p1.click("[data-testid=next-deal]")
     for page in (p1, p2):
         page.wait_for_selector("[data-testid=table-page][data-deal='2'][data-status=playing]")
 

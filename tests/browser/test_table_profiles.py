@@ -19,6 +19,7 @@ import pytest
 from gameweave.engine.conformance import build_deck
 
 from test_table_page import (
+    take_seat,
     ENABLED, RESULT, _choose, _click_action, _legal, _version, _wait_redrawn, check_deal_end, play_until_result, shot,
 )
 
@@ -250,7 +251,7 @@ def test_r16_the_danger_confirmation_before_handing_over_the_deal(new_context, l
     p1.click("[data-testid=go-to-table]")
     p1.wait_for_selector("[data-testid=hand] .card")
     p2 = new_context(PHONE).new_page()
-    p2.goto(url)
+    take_seat(p2, url)
     p2.wait_for_selector("[data-testid=hand] .card")
 
     def step(page, action):

@@ -40,6 +40,7 @@ RUN = """async (view) => {
 def _words(new_context, view: dict) -> dict:
     page = new_context().new_page()
     page.goto("/")
+    page.wait_for_selector("html[data-catalog=en]", state="attached")  # the catalog is loaded
     return page.evaluate(RUN, view)
 
 
@@ -47,7 +48,7 @@ def test_r19_force_back_and_the_forced_meld_decision_on_the_page(new_context):
     got = _words(new_context, _view("aa_force_back.json", 8, 0))
     assert got["log"][-1] == "Greedy bot forced 7♥ back onto you: you must meld it."
     assert got["status"] == "7♥ was forced on you: choose how to meld it into your table."
-    assert got["forced"] == {"card": "7h", "meld": [], "how": "forced back", "pending": True}
+    assert got["forced"] == {"card": "7h", "meld": [], "how": "force", "pending": True}
     first = got["choices"][0]
     assert first["kind"] == "meld" and first["groups"] == [["3h", "4h", "5h"], ["6h", "7h", "Jh"]]
     assert first["label"] == "New table, 1 card from your hand"

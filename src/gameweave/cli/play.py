@@ -42,7 +42,8 @@ from ..engine import (
 from ..engine.actions import FORCE_KIND, REFUSE_KIND, TABLE, TURN_KIND
 from ..engine.cards import CARD_NAMES, SUITS, parse_cards
 from ..engine.record import GameRecord, MatchRecord
-from ..tables import Choice, check_new_match, help_data, seat_choices
+from ..i18n import UnknownLanguage, check_language, messages, terminal_language, translate
+from ..tables import Choice, TableError, check_name, check_new_match, help_data, seat_choices
 from ..tables.choices import one_from_eleven
 from .app import app
 from .common import RULES_HELP, error, options_or_exit, profile_or_exit
@@ -52,6 +53,9 @@ MANY_MELDS = 10
 """Above this many meld choices the R18 chooser lists the common tables only and lets the
 person type the hand cards to add (R18b)."""
 SUIT_STYLE = {0: "green", 1: "yellow", 2: "red", 3: "blue"}
+LANG = ["en"]
+"""The language of this run (``--lang``, else the locale): every word printed comes from
+the catalog in it (``terminal.*``, ``term.*``, ``help.*``)."""
 
 
 class _Quit(Exception):
@@ -70,14 +74,24 @@ def _cards(mask: int) -> str:
     return " ".join(out)
 
 
+def _t(key: str, **params: object) -> str:
+    """A terminal message (``terminal.<key>``) in the language of this run (``--lang``)."""
+    return translate(f"terminal.{key}", LANG[0], **params)
+
+
+def _term(key: str) -> str:
+    """A word of the game (``term.<key>``) in the language of this run."""
+    return translate(f"term.{key}", LANG[0])
+
+
 def _table(melds: tuple[int, ...] | list[int]) -> str:
     """A table as bracketed melds, e.g. ``[3h 4h 5h] [6c 6d 6h]``."""
-    return " ".join(f"[{_cards(m)}]" for m in melds) if melds else "(no melds)"
+    return " ".join(f"[{_cards(m)}]" for m in melds) if melds else _t("no_melds_table")
 
 
 def _meld_list(melds: tuple[int, ...]) -> str:
     if not melds:
-        return "no melds"
+        return _t("no_melds")
     return "   ".join(f"{i}) {_cards(m)}" for i, m in enumerate(melds, 1))
 
 
@@ -90,116 +104,110 @@ def choice_text(view: SeatView, action: int, opp_name: str | None = None) -> str
     """Plain words for one of the viewer's legal actions: a meld choice shows the
     resulting meld (R12) or, where melds are rearranged, the whole new table (R18); a
     force names the target meld's cards (R15) or says the opponent must meld it (R18e).
-    ``opp_name`` names the opponent (default ``Player N``)."""
+    ``opp_name`` names the opponent (default ``Player N``).  Words from the catalog
+    (``terminal.*``, ``term.*``) in this run's language."""
     me = view.seat
     opp = 1 - me
-    oname = opp_name or f"Player {opp + 1}"
+    oname = opp_name or _t("player_n", n=opp + 1)
     k = kind_of(action)
+    you_win = f" [bold green]{_t('win_you')}[/]"
     if k == TABLE:
         card = _melding(view)
         result = table_of(action)
         used = meld_cards(action) & view.hand
-        extra = f", with {_cards(used)} from your hand" if used else ""
+        extra = _t("with_from_hand", cards=_cards(used)) if used else ""
         total = view.table_counts[me] + 1 + used.bit_count()
-        win = " [bold green](eleven: you win, R16)[/]" if total >= 11 else ""
-        return f"meld {CARD_NAMES[card]}{extra} -> your table {_table(result)}{win}"
+        win = you_win if total >= 11 else ""
+        return _t("meld_table", card=CARD_NAMES[card], extra=extra, table=_table(result), win=win)
     if k == 0:
         card = _melding(view)
         result = meld_cards(action)
         bit = 1 << card
         rest = result & ~bit
         mine = view.melds[me]
-        win = " [bold green](eleven: you win, R16)[/]" if view.table_counts[me] + result.bit_count() - (
+        win = you_win if view.table_counts[me] + result.bit_count() - (
             rest.bit_count() if rest in mine else 0) >= 11 else ""
         if rest in mine:
             n = mine.index(rest) + 1
-            return f"meld {CARD_NAMES[card]} onto your meld {n} -> {_cards(result)}{win}"
-        kind = "set" if len({c >> 2 for c in range(40) if result >> c & 1}) == 1 else "sequence"
-        return f"meld {CARD_NAMES[card]} with {_cards(rest)} from your hand -> new {kind} {_cards(result)}{win}"
+            return _t("meld_onto", card=CARD_NAMES[card], n=n, cards=_cards(result), win=win)
+        kind = _term("set") if len({c >> 2 for c in range(40) if result >> c & 1}) == 1 else _term("sequence")
+        return _t("meld_new", card=CARD_NAMES[card], rest=_cards(rest), kind=kind, cards=_cards(result), win=win)
     if k == TURN_KIND:
         if view.centre >= 0 and view.live_from == opp:
-            return f"turn the stock (let {CARD_NAMES[view.centre]} die)"
-        return "turn the top card of the stock"
+            return _t("turn_let_die", card=CARD_NAMES[view.centre])
+        return _t("turn_top")
     if k == FORCE_KIND:
-        return (f"force {CARD_NAMES[view.centre]} back onto {oname}, who turned and refused it "
-                f"(they must meld it, R19)")
+        return _t("force_back", card=CARD_NAMES[view.centre], opp=oname)
     card = view.centre if k == REFUSE_KIND else thrown_card(action)
-    verb = "refuse" if k == REFUSE_KIND else "throw"
+    verb = _t("verb_refuse") if k == REFUSE_KIND else _t("verb_throw")
     force = force_of(action)
+    warn = f" [red]{_t('eleven_for', opp=oname)}[/]" if view.table_counts[opp] + 1 >= 11 else ""
     if force == FORCE_ANY:
-        warn = ""
-        if view.table_counts[opp] + 1 >= 11:
-            warn = f" [red](eleven for {oname}: they win, R16)[/]"
-        return (f"{verb} {CARD_NAMES[card]} and force it on {oname}: they must meld it into "
-                f"their table {_table(view.melds[opp])} (R18e){warn}")
+        return _t("force_any", verb=verb, card=CARD_NAMES[card], opp=oname, table=_table(view.melds[opp]), warn=warn)
     if force:
         target = view.melds[opp][force - 1]
-        warn = ""
-        if view.table_counts[opp] + 1 >= 11:
-            warn = f" [red](eleven for {oname}: they win, R16)[/]"
-        return (f"{verb} {CARD_NAMES[card]} and force it onto {oname}'s meld {force} "
-                f"{_cards(target)} -> {_cards(target | (1 << card))}{warn}")
+        return _t("force_onto", verb=verb, card=CARD_NAMES[card], opp=oname, n=force, target=_cards(target),
+                  result=_cards(target | (1 << card)), warn=warn)
     if k == REFUSE_KIND:
-        return f"refuse {CARD_NAMES[card]} (it goes live for {oname})"
-    return f"throw {_cards(1 << card)}"
+        return _t("refuse_live", card=CARD_NAMES[card], opp=oname)
+    return _t("throw_card", cards=_cards(1 << card))
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def event_words(ev: PublicEvent, after: SeatView, me: int, opp_name: str | None = None) -> str:
     """Plain words for one public event from seat ``me``'s point of view, from the
     event's fields only (R21), e.g. ``"Player 2 forced 7s onto your meld 4s 5s 6s"``;
-    ``opp_name`` names the other seat (default ``Player N``)."""
+    ``opp_name`` names the other seat (default ``Player N``).  Words from the catalog in
+    this run's language (``terminal.ev_*``: ``.me`` when you acted, ``.other`` else)."""
     seat = ev.seat
-    oname = opp_name or f"Player {2 - me}"
-    who = "You" if seat == me else oname
-    opp = 1 - seat
-    whose_opp = "your" if opp == me else f"{oname}'s"
+    oname = opp_name or _t("player_n", n=2 - me)
+    side = "me" if seat == me else "other"
     card = CARD_NAMES[ev.card] if ev.card >= 0 else ""
     won = after.status == "won" and after.history and after.history[-1] == ev
     k = ev.kind
     if k == "meld":
-        own = "your" if seat == me else "their"
         if kind_of(ev.action) == TABLE:
-            what = "the card forced on " + ("you" if seat == me else "them") if ev.forced else card
-            s = f"{who} melded {what}"
-            if ev.forced:
-                s += f" ({card})"
+            what = _t(f"ev_forced_card.{side}") + f" ({card})" if ev.forced else card
+            s = _t(f"ev_meld_table.{side}", who=oname, what=what)
             if ev.from_hand:
-                s += f" with {format_cards(ev.from_hand)} from {'your' if seat == me else 'their'} hand"
-            s += f": {own} table is now " + " / ".join(format_cards(m) for m in ev.table)
+                s += _t(f"ev_from_hand.{side}", cards=format_cards(ev.from_hand))
+            s += _t(f"ev_table_now.{side}", table=" / ".join(format_cards(m) for m in ev.table))
         else:
             rest = ev.meld & ~(1 << ev.card)
             if ev.from_hand:
-                s = f"{who} melded {card} as a new meld {format_cards(ev.meld)}"
+                s = _t(f"ev_meld_new.{side}", who=oname, card=card, meld=format_cards(ev.meld))
             else:
-                s = f"{who} melded {card} onto {own} meld {format_cards(rest)}"
+                s = _t(f"ev_meld_onto.{side}", who=oname, card=card, meld=format_cards(rest))
         if won:
-            s += " and reached eleven"
+            s += _t(f"ev_reached_eleven.{side}")
         return s
     if k == "turn":
-        pre = f"let {CARD_NAMES[ev.died]} die and " if ev.died >= 0 else ""
+        pre = _t(f"ev_let_die.{side}", card=CARD_NAMES[ev.died]) if ev.died >= 0 else ""
         if ev.card < 0:
-            return f"{who} {pre}would turn the stock, but it is empty"
-        return f"{who} {pre}turned {card}"
+            return _cap(_t(f"ev_turn_empty.{side}", who=oname, pre=pre))
+        return _cap(_t(f"ev_turned.{side}", who=oname, pre=pre, card=card))
     if k == "force":
-        whose = "you" if opp == me else oname
-        return f"{who} forced {card} back onto {whose} (R19): {'you' if opp == me else 'they'} must meld it"
+        return _t(f"ev_force_back.{side}", who=oname, card=card, opp=oname)
     verb = "refused" if k == "refuse" else "threw"
     if ev.forced:
         if ev.meld:
-            target = ev.meld & ~(1 << ev.card)
-            s = f"{who} {verb} {card} and forced it onto {whose_opp} meld {format_cards(target)}"
-            if seat != me:
-                s = f"{who} forced {card} onto {whose_opp} meld {format_cards(target)}"
+            target = format_cards(ev.meld & ~(1 << ev.card))
+            if seat == me:
+                s = _t(f"ev_{verb}_forced.me", card=card, opp=oname, meld=target)
+            else:
+                s = _t("ev_forced_onto.other", who=oname, card=card, meld=target)
                 if k == "refuse":
-                    s += " (a refused turned card)"
+                    s += _t("ev_refused_turned")
             if won:
-                s += f"; that is eleven for {'you' if opp == me else oname}"
+                s += _t(f"ev_eleven_for.{side}", opp=oname)
             return s
-        s = f"{who} {verb} {card} and forced it on {'you' if opp == me else oname}"
-        return s + f": {'you' if opp == me else 'they'} must meld it (R18e)"
-    s = f"{who} {verb} {card}"
+        return _t(f"ev_{verb}_forced_on.{side}", who=oname, card=card, opp=oname)
+    s = _t(f"ev_{verb}.{side}", who=oname, card=card)
     if after.status == "tablas" and after.history and after.history[-1] == ev:
-        s += "; the stock is empty and it cannot be melded: tablas"
+        s += _t("ev_tablas")
     return s
 
 
@@ -213,21 +221,20 @@ def event_text(before: SeatView, action: int, after: SeatView, me: int, opp_name
 
 def bot_name(name: str) -> str:
     """The bot's display name, as on the page: ``greedy`` -> ``Greedy bot``."""
-    return f"{name[:1].upper()}{name[1:]} bot"
+    return _t("bot_name", name=f"{name[:1].upper()}{name[1:]}")
 
 
 def _score(match: Match, me: int, oname: str = "") -> str:
     """The score line: wins, tablas, the format, and in a stakes match both seats' stakes,
     the balance and this deal's stake (R20)."""
     opp = 1 - me
-    oname = oname or f"Player {opp + 1}"
-    s = f"You {match.wins[me]} – {match.wins[opp]} {oname}, tablas {match.tablas}"
+    oname = oname or _t("player_n", n=opp + 1)
+    s = _t("score", mine=match.wins[me], theirs=match.wins[opp], opp=oname, tablas=match.tablas)
     if match.format == "first_to":
-        s += f" (first to {match.target})"
+        s += _t("score_first_to", n=match.target)
     elif match.format == "stakes":
-        b = match.balance(me)
-        s += (f"; stakes won: you {match.points[me]}, {oname} {match.points[opp]} "
-              f"(balance {b:+d}); this deal's stake {match.current_stake}")
+        s += _t("score_stakes", mine=match.points[me], opp=oname, theirs=match.points[opp],
+                balance=f"{match.balance(me):+d}", stake=match.current_stake)
     return s
 
 
@@ -242,51 +249,52 @@ def dead_grid(dead: int) -> str:
 
 def _progress_line(view: SeatView, seat: int, label: str) -> str:
     n = view.table_counts[seat]
-    badge = " [bold red]ONE FROM ELEVEN[/]" if seat in one_from_eleven(view) else ""
-    return f"{label} ({n} of 11 melded){badge}"
+    badge = f" [bold red]{_t('one_from_eleven')}[/]" if seat in one_from_eleven(view) else ""
+    return _t("progress", label=label, n=n, badge=badge)
 
 
 def _screen(con: Console, view: SeatView, deal_no: int, match: Match, oname: str, log: list[str]) -> None:
     me = view.seat
     opp = 1 - me
-    con.rule(f"Deal {deal_no} · {view.rules} rules")
-    con.print(f"Score: {_score(match, me, oname)}")
+    con.rule(_t("screen_title", n=deal_no, rules=view.rules))
+    con.print(_t("screen_score", score=_score(match, me, oname)))
     if log:
-        con.print("[bold]What just happened:[/]")
+        con.print(f"[bold]{_t('what_happened')}[/]")
         for line in log:
             con.print(f"  {line}")
-    theirs = _progress_line(view, opp, oname + "'s table")
+    theirs = _progress_line(view, opp, _t("their_table", opp=oname))
     con.print(f"{theirs}: {_meld_list(view.melds[opp])}")
-    con.print(f"{_progress_line(view, me, 'Your table')}: {_meld_list(view.melds[me])}")
+    con.print(f"{_progress_line(view, me, _t('your_table'))}: {_meld_list(view.melds[me])}")
     if view.forced >= 0:
-        who = "you" if view.to_act == me else oname
-        con.print(f"Forced on {who}: {_cards(1 << view.forced)} (it must be melded, R18e)")
+        forced = _cards(1 << view.forced)
+        con.print(_t("forced_on_you", card=forced) if view.to_act == me else _t("forced_on_them", opp=oname, card=forced))
     elif view.centre >= 0:
         if view.live_from == opp:
-            where = f"live, let go by {oname}"
+            where = _t("centre_live", opp=oname)
         elif view.live_from == me:
-            where = "let go by you"
+            where = _t("centre_by_you")
         else:
-            where = "just turned by you" if view.to_act == me else f"just turned by {oname}"
-        con.print(f"Centre: {_cards(1 << view.centre)} ({where})")
+            where = _t("centre_turned_you") if view.to_act == me else _t("centre_turned_them", opp=oname)
+        con.print(_t("centre", card=_cards(1 << view.centre), where=where))
     else:
-        con.print("Centre: empty")
-    con.print(f"Dead cards ({view.dead.bit_count()}): {dead_grid(view.dead)}")
-    con.print(f"Stock: {_n(view.stock_count, 'card')} · {oname} holds {_n(view.hand_counts[opp], 'card')}")
-    con.print(f"Your hand: {_cards(view.hand) or '(empty)'}")
+        con.print(_t("centre_empty"))
+    con.print(_t("dead_cards", n=view.dead.bit_count(), grid=dead_grid(view.dead)))
+    con.print(_t("stock_line", stock=_n(view.stock_count, "card"), opp=oname, held=_n(view.hand_counts[opp], "card")))
+    con.print(_t("your_hand", cards=_cards(view.hand) or _t("empty")))
 
 
 def show_help(con: Console, rules: str) -> None:
-    """Print the rules of profile ``rules``, the glossary and first-deal tips (help.json)."""
-    data = help_data()
+    """Print the rules of profile ``rules``, the glossary and first-deal tips (from the
+    catalogs, in this run's language)."""
+    data = help_data(LANG[0])
     prof = data["profiles"][find_profile(rules).name]
-    con.rule(f"How to play: {prof['title']} ({prof['summary']})")
+    con.rule(_t("help_title", title=prof["title"], summary=prof["summary"]))
     for sec in prof["sections"]:
         con.print(f"[bold]{escape(sec['title'])}.[/] {escape(sec['text'])}")
-    con.print("[bold]Words of the game[/]")
+    con.print(f"[bold]{_t('help_words')}[/]")
     for g in data["glossary"]:
         con.print(f"  [bold]{escape(g['term'])}[/]: {escape(g['text'])}")
-    con.print("[bold]Tips for a first deal[/]")
+    con.print(f"[bold]{_t('help_tips')}[/]")
     for tip in data["tips"]:
         con.print(f"  - {escape(tip)}")
     con.print(escape(data["terminal"]["help_hint"]))
@@ -338,20 +346,22 @@ class Asker:
         con = self.con
         choices = seat_choices(view)
         if view.decision == "meld":
-            con.print(f"[bold]{CARD_NAMES[view.forced]} was forced on you: choose your new table (R18e).[/]")
+            con.print(f"[bold]{_t('forced_choose', card=CARD_NAMES[view.forced])}[/]")
         shown, hidden = self.entries(view, choices)
         while True:
-            con.print("[bold]Your choices:[/]")
+            con.print(f"[bold]{_t('your_choices')}[/]")
+            eleven_for = _t("eleven_for", opp=self.oname)
             for i, c in enumerate(shown, 1):
                 text = choice_text(view, c.action, self.oname)
-                warn = f" [bold red](gives {self.oname} eleven)[/]" if c.gives_eleven and "eleven for" not in text else ""
+                warn = (f" [bold red]{_t('gives_eleven', opp=self.oname)}[/]"
+                        if c.gives_eleven and eleven_for not in text else "")
                 con.print(f"  {i:>2}) {text}{warn}")
             if hidden:
-                hint = help_data()["terminal"]["r18_pick"].format(example=self._example(view, choices), count=hidden)
+                hint = help_data(LANG[0])["terminal"]["r18_pick"].format(example=self._example(view, choices), count=hidden)
                 con.print(f"  {escape(hint)}")
             n = len(shown)
-            ask = "Press Enter or 1" if n == 1 else f"Choose 1-{n}"
-            text = self._line(f"{ask} (? rules, h history, q to leave): ")
+            ask = _t("press_enter") if n == 1 else _t("choose_range", n=n)
+            text = self._line(_t("prompt", ask=ask))
             picked = self._pick(view, choices, shown, text, history)
             if picked is None:
                 continue
@@ -383,12 +393,12 @@ class Asker:
             k = int(text)
             if 1 <= k <= n:
                 return shown[k - 1]
-            con.print(f"[red]There is no choice {k}: type a number from 1 to {n}.[/]")
+            con.print(f"[red]{_t('no_choice', k=k, n=n)}[/]")
             return None
         if not text:
             if n == 1:
                 return shown[0]
-            con.print(f"[red]Type a number from 1 to {n}, or q to leave.[/]")
+            con.print(f"[red]{_t('type_number_or_q', n=n)}[/]")
             return None
         try:
             a = parse_action(text, find_profile(view.rules))
@@ -396,12 +406,12 @@ class Asker:
             cards = self._hand_cards(view, text)
             if cards is not None and any(c.is_meld for c in choices):
                 return self.choose_by_cards(view, choices, cards)
-            con.print(f"[red]{escape(str(exc))}. Type a number from 1 to {n}.[/]")
+            con.print(f"[red]{escape(_t('bad_text', reason=_reason(exc), n=n))}[/]")
             return None
         for c in choices:
             if c.action == a:
                 return c
-        con.print(f"[red]{escape(repr(text))} is not one of your choices now. Type a number from 1 to {n}.[/]")
+        con.print(f"[red]{escape(_t('not_a_choice', text=repr(text), n=n))}[/]")
         return None
 
     @staticmethod
@@ -423,39 +433,39 @@ class Asker:
         cards ``cards``; one is taken at once, several are offered by number."""
         con = self.con
         fits = [c for c in choices if c.is_meld and c.uses == cards]
-        what = format_cards(cards) or "no hand card"
+        what = format_cards(cards) or _t("no_hand_card")
         if not fits:
-            con.print(f"[red]{escape(help_data()['terminal']['r18_none'])} ({what})[/]")
+            con.print(f"[red]{escape(help_data(LANG[0])['terminal']['r18_none'])} ({what})[/]")
             return None
         if len(fits) == 1:
             return fits[0]
-        con.print(f"[bold]Tables that add {what}:[/]")
+        con.print(f"[bold]{_t('tables_adding', what=what)}[/]")
         for i, c in enumerate(fits, 1):
             con.print(f"  {i:>2}) {choice_text(view, c.action, self.oname)}")
         while True:
-            text = self._line(f"Choose 1-{len(fits)} (Enter to go back): ")
+            text = self._line(_t("choose_or_back", n=len(fits)))
             if not text:
                 return None
             if text.isdigit() and 1 <= int(text) <= len(fits):
                 return fits[int(text) - 1]
-            con.print(f"[red]Type a number from 1 to {len(fits)}, or Enter to go back.[/]")
+            con.print(f"[red]{_t('type_number_or_back', n=len(fits))}[/]")
 
     def _confirm(self, c: Choice, shown: list[Choice]) -> bool:
         """Ask before a move that publicly gives the opponent eleven (R16): ``y``, or
         the same number again, plays it."""
-        question = help_data()["terminal"]["confirm_danger"].format(opponent=self.oname)
+        question = help_data(LANG[0])["terminal"]["confirm_danger"].format(opponent=self.oname)
         number = str(shown.index(c) + 1) if c in shown else ""
         self.con.print(f"[bold red]{escape(c.text)}:[/] " + escape(question.rstrip()))
-        answer = self._line(f"y or {number} plays it, anything else goes back: " if number else "y plays it: ")
-        return answer.lower() in ("y", "yes") or (bool(number) and answer == number)
+        answer = self._line(_t("confirm_number", n=number) if number else _t("confirm_y"))
+        return answer.lower() in ("y", "yes", "s", "si", "sí") or (bool(number) and answer == number)
 
 
 def _history_printer(con: Console, st: GameState, me: int, oname: str) -> Callable[[], None]:
     def show() -> None:
         view = seat_view(st, me)
-        con.rule("This deal so far (public history)")
+        con.rule(_t("history_title"))
         if not view.history:
-            con.print("  nothing yet")
+            con.print(f"  {_t('nothing_yet')}")
         for i, ev in enumerate(view.history, 1):
             con.print(f"  {i:>2}. {event_words(ev, view, me, oname)}")
     return show
@@ -483,17 +493,18 @@ def play_deal(con: Console, st: GameState, me: int, bot, deal_no: int, match: Ma
         log.append(event_words(after.history[-1], after, me, bot_label))
     end = seat_view(st, me)
     opp = 1 - me
-    con.rule(f"Deal {deal_no} is over")
+    con.rule(_t("deal_over", n=deal_no))
     for line in log:
         con.print(f"  {line}")
     if st.status == "won":
-        con.print("[bold green]You won the deal![/]" if st.winner == me else f"[bold red]{bot_label} won the deal.[/]")
+        con.print(f"[bold green]{_t('you_won_deal')}[/]" if st.winner == me
+                  else f"[bold red]{_t('they_won_deal', opp=bot_label)}[/]")
     else:
-        con.print("[bold]Tablas: the stock ran out (R17).[/]")
-    con.print(f"{bot_label}'s table: {_meld_list(end.melds[opp])}")
-    con.print(f"{bot_label}'s hand was: {_cards(end.opponent_hand or 0) or '(empty)'}")
-    con.print(f"Your table: {_meld_list(end.melds[me])}")
-    con.print(f"Your hand: {_cards(end.hand) or '(empty)'}")
+        con.print(f"[bold]{_t('tablas_deal')}[/]")
+    con.print(f"{_t('their_table', opp=bot_label)}: {_meld_list(end.melds[opp])}")
+    con.print(_t("their_hand_was", opp=bot_label, cards=_cards(end.opponent_hand or 0) or _t("empty")))
+    con.print(f"{_t('your_table')}: {_meld_list(end.melds[me])}")
+    con.print(_t("your_hand", cards=_cards(end.hand) or _t("empty")))
 
 
 def _record_path(record: Path | None) -> Path:
@@ -511,7 +522,7 @@ def save_record(con: Console, path: Path, match: Match, finished: list[GameState
     read it) and say where; an unfinished deal is never written (R21: its stock is
     still secret)."""
     if not finished:
-        con.print("No deal was finished, so no record was saved.")
+        con.print(_t("no_record"))
         return
     rec = MatchRecord(rules=match.rules.name, first_opener=match.first_opener, options=dict(match.options),
                       deals=[GameRecord.from_state(st) for st in finished])
@@ -521,8 +532,7 @@ def save_record(con: Console, path: Path, match: Match, finished: list[GameState
     except OSError as exc:
         error(f"cannot save the record to {path}: {exc.strerror or exc}")
         return
-    con.print(f"Record of {_n(len(finished), 'finished deal')} saved to {escape(str(path))} "
-              f"(gameweave replay {escape(str(path))})")
+    con.print(_t("record_saved", deals=_n(len(finished), "finished_deal"), path=escape(str(path))))
 
 
 @app.command()
@@ -550,6 +560,9 @@ def play(
         help="Deal the deck orders of this file first (one 40-card deck a line, as for serve --test-decks), "
              "to replay a position; then shuffled deals.",
     ),
+    lang: str | None = typer.Option(None, "--lang", help="Language: es or en (default: from the locale, "
+                                                        "LANGUAGE / LC_ALL / LC_MESSAGES / LANG)."),
+    name: str | None = typer.Option(None, "--name", help="Your name at the table (1-24 characters)."),
 ) -> None:
     """Play a match against a bot in the terminal: type a choice's number each turn.
 
@@ -560,6 +573,14 @@ def play(
     from ..tables import TestDeckError, read_test_decks
 
     con = Console(highlight=False)
+    try:
+        LANG[0] = terminal_language() if lang is None else check_language(lang)
+    except UnknownLanguage:
+        error(f"--lang must be es or en, not {lang!r}", 2)
+    try:
+        you = check_name(name)
+    except TableError:
+        error("--name must be 1 to 24 characters with no control characters", 2)
     if deals is not None and to is not None:
         error("give --deals or --to, not both", 2)
     profile = profile_or_exit(rules)
@@ -598,20 +619,20 @@ def play(
     else:
         n_deals = None if match.format == "first_to" else 3
     if match.format == "first_to" and deals is None:
-        goal = f"first to {match.target} won deal{'s' if match.target != 1 else ''}"
+        goal = _t("goal_first_to_one" if match.target == 1 else "goal_first_to_many", n=match.target)
     else:
-        goal = f"{n_deals} deal{'s' if n_deals != 1 else ''}"
+        goal = _t("goal_deals_one" if n_deals == 1 else "goal_deals_many", n=n_deals)
         if match.format == "first_to":
-            goal += f" (or first to {match.target})"
+            goal += _t("goal_or_first_to", n=match.target)
     if match.format == "stakes":
-        how = "doubled" if match.tablas_stake == "double" else "carried"
-        goal += f", stakes (base {match.stake}, {how} after tablas)"
-    opener = "you open" if first == me else f"{label} opens"
-    drawn = " (drawn at random)" if profile.first_opener == "random" else ""
-    title = help_data()["profiles"][profile.name]
-    con.print(f"Gameweave ({profile.name} rules: {title['summary']}): you (seat {seat}) against "
-              f"[bold]{label}[/] (seat {2 - me}), {goal}, seed {seed}; {opener} deal 1{drawn}.")
-    con.print(escape(help_data()["terminal"]["help_hint"]))
+        goal += _t("goal_stakes_double" if match.tablas_stake == "double" else "goal_stakes_carry", base=match.stake)
+    opener = _t("you_open") if first == me else _t("they_open", opp=label)
+    drawn = _t("drawn") if profile.first_opener == "random" else ""
+    words = help_data(LANG[0])
+    title = words["profiles"][profile.name]
+    con.print(_t("intro", rules=profile.name, summary=title["summary"], you=escape(you) if you else _t("you"),
+                 seat=seat, opp=f"[bold]{label}[/]", other=2 - me, goal=goal, seed=seed, opener=opener, drawn=drawn))
+    con.print(escape(words["terminal"]["help_hint"]))
     deal_no = 0
     finished: list[GameState] = []
     path = None if no_record else _record_path(record)
@@ -624,38 +645,54 @@ def play(
             play_deal(con, st, me, opponent, deal_no, match, label)
             match.count(st)
             finished.append(st)
-            line = f"Tally: you {match.wins[me]}, {label} {match.wins[1 - me]}, tablas {match.tablas}"
+            line = _t("tally", mine=match.wins[me], opp=label, theirs=match.wins[1 - me], tablas=match.tablas)
             if match.format == "stakes":
-                paid = ("you win" if st.winner == me else f"{label} wins") + f" the stake of {this_stake}" \
-                    if st.status == "won" else f"the stake of {this_stake} is unpaid"
-                line += (f"; {paid}; stakes won: you {match.points[me]}, {label} {match.points[1 - me]} "
-                         f"(balance {match.balance(me):+d}); next stake {match.current_stake}")
+                if st.status != "won":
+                    paid = _t("stake_unpaid", stake=this_stake)
+                elif st.winner == me:
+                    paid = _t("stake_you_win", stake=this_stake)
+                else:
+                    paid = _t("stake_they_win", opp=label, stake=this_stake)
+                line += _t("tally_stakes", paid=paid, mine=match.points[me], opp=label, theirs=match.points[1 - me],
+                           balance=f"{match.balance(me):+d}", stake=match.current_stake)
             con.print(line)
     except _Quit:
-        con.print("\nYou left the table.")
+        con.print("\n" + _t("left"))
         if path is not None:
             save_record(con, path, match, finished)
         raise typer.Exit(0) from None
     except KeyboardInterrupt:
-        con.print("\nYou left the table.")
+        con.print("\n" + _t("left"))
         if path is not None:
             save_record(con, path, match, finished)
         raise typer.Exit(130) from None
+    won, drawn_match, lost = _t("you_won_match"), _t("match_drawn"), _t("they_won_match", opp=label)
     if match.is_over:
-        con.print("[bold green]You won the match![/]" if match.winner == me else f"[bold red]{label} won the match.[/]")
+        con.print(f"[bold green]{won}[/]" if match.winner == me else f"[bold red]{lost}[/]")
     elif match.format == "stakes":
         b = match.balance(me)
-        verdict = "You won the match!" if b > 0 else ("The match is drawn." if b == 0 else f"{label} won the match.")
-        con.print(f"[bold]{verdict}[/] (stakes: you {match.points[me]}, {label} {match.points[1 - me]}; "
-                  f"balance {b:+d})")
+        verdict = won if b > 0 else (drawn_match if b == 0 else lost)
+        con.print(f"[bold]{verdict}[/]" + _t("stakes_final", mine=match.points[me], opp=label,
+                                              theirs=match.points[1 - me], balance=f"{b:+d}"))
     else:
-        w, lost = match.wins[me], match.wins[1 - me]
-        verdict = "You won the match!" if w > lost else ("The match is drawn." if w == lost else f"{label} won the match.")
+        w, lost_n = match.wins[me], match.wins[1 - me]
+        verdict = won if w > lost_n else (drawn_match if w == lost_n else lost)
         con.print(f"[bold]{verdict}[/]")
     if path is not None:
         save_record(con, path, match, finished)
 
 
 def _n(count: int, noun: str) -> str:
-    """``'1 card'``, ``'3 cards'``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    """``'1 card'``, ``'3 cards'`` (``noun``: ``card`` or ``finished_deal``), in this run's language."""
+    return _t(f"{noun}_one" if count == 1 else f"{noun}_many", count=count)
+
+
+def _reason(exc: GameweaveError) -> str:
+    """An engine error in this run's language: ``error.<reason>`` from the catalog when
+    there is one (Spanish), else the engine's English sentence."""
+    key = f"error.{getattr(exc, 'reason', '')}"
+    if LANG[0] != "en" and key in messages(LANG[0]):
+        return messages(LANG[0])[key].rstrip(".")
+    if LANG[0] != "en":
+        return _t("unreadable", text=str(exc)).rstrip(".")
+    return str(exc)

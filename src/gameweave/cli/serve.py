@@ -44,6 +44,10 @@ def serve(
         help="A file of deck orders, one 40-card deck a line (blank and # lines ignored), dealt in turn "
              "before fair shuffles, to replay a position. Matches dealt from it are marked as test matches.",
     ),
+    abandon_after_days: float | None = typer.Option(
+        None, "--abandon-after-days", envvar="GAMEWEAVE_ABANDON_AFTER_DAYS", min=0.001,
+        help="Close a match with no move for this many days as abandoned (default 7).",
+    ),
 ) -> None:
     """Start the table server: matches against bots or friends, in the browser."""
     import uvicorn
@@ -61,7 +65,7 @@ def serve(
     try:
         values = {"database_url": database_url, "data_dir": data_dir, "redis_url": redis_url,
                   "redis_prefix": redis_prefix, "node_id": node_id, "bot_delay": bot_delay,
-                  "log_format": log_format, "test_decks": test_decks}
+                  "log_format": log_format, "test_decks": test_decks, "abandon_after_days": abandon_after_days}
         settings = Settings(**{k: v for k, v in values.items() if v is not None})
     except ValidationError as exc:
         first = exc.errors()[0]

@@ -295,4 +295,99 @@ def seat_view(state: GameState, seat: int, history: tuple[PublicEvent, ...] | No
     )
 
 
-__all__ = ["PublicEvent", "SeatView", "apply_public", "seat_view", "public_history"]
+@dataclass(frozen=True)
+class SpectatorView:
+    """A third party's view of a deal (R21 for someone holding no seat).
+
+    Everything public and nothing else: both seats' melds, the card in the centre and
+    who let it go, the dead cards, the public history, the stock and hand counts, whose
+    turn it is and what they decide.  Never a hand and never legal actions while the
+    deal is being played; once it is over both hands are shown (``hands``), as the
+    reveal.  Masks are 40-bit ints; seats are indexes 0/1.
+    """
+
+    rules: str
+    opener: int
+    status: str
+    winner: int
+    to_act: int
+    decision: str | None
+    melds: tuple[tuple[int, ...], tuple[int, ...]]
+    centre: int
+    live_from: int
+    stock_count: int
+    hand_counts: tuple[int, int]
+    dead: int
+    history: tuple[PublicEvent, ...]
+    hands: tuple[int, int] | None
+    table_counts: tuple[int, int] = (0, 0)
+    forced: int = -1
+    rearranging: bool = False
+    force_back: bool = False
+    max_sequence: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form, the shape of :meth:`SeatView.to_dict` with ``seat`` None,
+        ``hand`` empty, ``legal`` empty and ``opponent_hand`` None; ``hands`` is
+        ``{"1": [...], "2": [...]}`` once the deal is over, else None."""
+
+        def seat_no(s: int) -> int | None:
+            return s + 1 if s >= 0 else None
+
+        return {
+            "seat": None,
+            "rules": self.rules,
+            "opener": self.opener + 1,
+            "status": self.status,
+            "winner": seat_no(self.winner),
+            "to_act": seat_no(self.to_act),
+            "decision": self.decision,
+            "hand": [],
+            "melds": {str(s + 1): [mask_names(m) for m in self.melds[s]] for s in (0, 1)},
+            "live": CARD_NAMES[self.centre] if self.centre >= 0 else None,
+            "live_from": seat_no(self.live_from),
+            "stock": self.stock_count,
+            "hand_counts": {"1": self.hand_counts[0], "2": self.hand_counts[1]},
+            "dead": mask_names(self.dead),
+            "history": [e.to_dict() for e in self.history],
+            "legal": [],
+            "opponent_hand": None,
+            "hands": None if self.hands is None else {"1": mask_names(self.hands[0]), "2": mask_names(self.hands[1])},
+            "table_counts": {"1": self.table_counts[0], "2": self.table_counts[1]},
+            "forced": CARD_NAMES[self.forced] if self.forced >= 0 else None,
+            "rearranging": self.rearranging,
+            "force_back": self.force_back,
+            "max_sequence": self.max_sequence,
+        }
+
+
+def spectator_view(state: GameState, history: tuple[PublicEvent, ...] | None = None) -> SpectatorView:
+    """The view of a spectator of ``state`` (R21 for a third party): public facts only
+    while the deal is played, both hands once it is over.  ``history`` as for
+    :func:`seat_view`."""
+    over = state.phase == PH_OVER
+    rules = state.rules
+    return SpectatorView(
+        rules=rules.name,
+        opener=state.opener,
+        status=state.status,
+        winner=state.winner,
+        to_act=state.to_act,
+        decision=DECISIONS[state.phase],
+        melds=(tuple(state.melds[0]), tuple(state.melds[1])),
+        centre=state.card,
+        live_from=state.live_from,
+        stock_count=state.stock_count,
+        hand_counts=(state.hands[0].bit_count(), state.hands[1].bit_count()),
+        dead=state.dead,
+        history=public_history(state) if history is None else history,
+        hands=(state.hands[0], state.hands[1]) if over else None,
+        table_counts=(state.table_counts[0], state.table_counts[1]),
+        forced=state.forced,
+        rearranging=rules.rearranging,
+        force_back=rules.force_back,
+        max_sequence=rules.max_sequence,
+    )
+
+
+__all__ = ["PublicEvent", "SeatView", "SpectatorView", "apply_public", "seat_view", "public_history", "spectator_view"]

@@ -80,7 +80,10 @@ def create_app(
 
         bus = Bus(settings.redis_url, settings.redis_prefix, settings.node_id)
     hub = Hub(store, bot_delay=settings.bot_delay, deck_source=deck_source, bus=bus,
-              idle_evict_s=settings.idle_evict_s, bot_lease_s=settings.bot_lease_s)
+              idle_evict_s=settings.idle_evict_s, bot_lease_s=settings.bot_lease_s,
+              presence_timeout_s=settings.presence_timeout_s, presence_sweep_s=settings.presence_sweep_s,
+              clock_scale=settings.clock_scale, abandon_after_days=settings.abandon_after_days,
+              phrase_interval_s=settings.phrase_interval_s)
     metrics = Metrics(settings.node_id, live_matches=lambda: len(hub.tables), sockets=hub.socket_count)
     hub.metrics = metrics
 

@@ -189,6 +189,34 @@ class Bus:
         value = await self.redis.get(self._lease_key(match_id))
         return value.decode() if isinstance(value, bytes) else value
 
+    # ------------------------------------------------------------------ presence
+    def _presence_key(self, match_id: str, seat: int) -> str:
+        return f"{self.prefix}:presence:{match_id}:{seat}"
+
+    async def touch_presence(self, match_id: str, seat: int, ttl: float) -> None:
+        """Say that ``seat`` (0/1) of the match was heard from on this node now; the key
+        lives ``ttl`` seconds (issue 10: online across nodes).  Silent if Redis is down."""
+        try:
+            await self.redis.set(self._presence_key(match_id, seat), self.node_id, px=max(1, int(ttl * 1000)))
+        except (RedisError, OSError):
+            pass
+
+    async def drop_presence(self, match_id: str, seat: int) -> None:
+        """Forget ``seat``'s presence (its socket closed here)."""
+        try:
+            await self.redis.delete(self._presence_key(match_id, seat))
+        except (RedisError, OSError):
+            pass
+
+    async def presence(self, match_id: str) -> tuple[bool, bool] | None:
+        """``(seat 1 heard lately, seat 2 heard lately)`` on any node, or None if Redis
+        cannot be reached."""
+        try:
+            got = await self.redis.mget([self._presence_key(match_id, 0), self._presence_key(match_id, 1)])
+        except (RedisError, OSError):
+            return None
+        return got[0] is not None, got[1] is not None
+
     # ------------------------------------------------------------------ seats
     async def seat_generation(self, match_id: str, seat: int) -> int:
         """A new, higher generation number for a ``hello`` of ``seat`` (0/1); the newest

@@ -1,5 +1,7 @@
 """Wire errors: the code -> HTTP status table, the error body, and the exception
-handlers that turn every failure into ``{"error": {"code", "message"}}`` (PROTOCOL §3).
+handlers that turn every failure into ``{"error": {"code", "message", "params"}}``
+(PROTOCOL §3): a stable code, an English sentence for logs and curl, and the parameters
+the page fills into ``error.<code>`` from its catalog (issue 10).
 """
 
 from __future__ import annotations
@@ -20,27 +22,40 @@ HTTP_STATUS = {
     "malformed": 422, "bad_option": 422, "too_large": 413, "unknown_bot": 400, "bad_token": 401,
     "bad_invite": 403, "unknown_match": 404, "unknown_deal": 404, "already_joined": 409,
     "deal_not_over": 409, "not_a_friend_match": 409, "rate_limited": 429, "not_found": 404,
-    "method_not_allowed": 405, "server_error": 500,
+    "method_not_allowed": 405, "server_error": 500, "bad_name": 422, "unknown_language": 404,
 }
 """HTTP status of each error code (PROTOCOL §3)."""
 
-CLOSE_CODES = {"unknown_match": 4404, "bad_token": 4401, "malformed": 4400}
+WS_CODES = (
+    "malformed", "too_large", "unknown_match", "bad_token", "bad_watch_key", "rate_limited", "server_error",
+    "stale", "illegal", "match_over", "deal_over", "deal_not_over", "not_your_turn", "spectator",
+    "unknown_phrase",
+)
+"""The codes of WebSocket ``error`` frames (PROTOCOL §4.4)."""
+
+ERROR_CODES = tuple(sorted(set(HTTP_STATUS) | set(WS_CODES)))
+"""Every error code the server can send, over HTTP or the WebSocket; each has an
+``error.<code>`` message in both catalogs (a test checks it)."""
+
+CLOSE_CODES = {"unknown_match": 4404, "bad_token": 4401, "bad_watch_key": 4401, "malformed": 4400}
 """WebSocket close codes after a failed ``hello``."""
 
 
 class ApiError(Exception):
-    """An HTTP error answered as ``{"error": {"code", "message"}}`` with the status of
-    :data:`HTTP_STATUS`."""
+    """An HTTP error answered as ``{"error": {"code", "message", "params"}}`` with the
+    status of :data:`HTTP_STATUS`."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, params: dict[str, Any] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = dict(params or {})
 
 
-def error_response(code: str, message: str, status: int | None = None) -> JSONResponse:
+def error_response(code: str, message: str, status: int | None = None,
+                   params: dict[str, Any] | None = None) -> JSONResponse:
     """The JSON error body for ``code`` (status from :data:`HTTP_STATUS` unless given)."""
-    return JSONResponse({"error": {"code": code, "message": message}},
+    return JSONResponse({"error": {"code": code, "message": message, "params": dict(params or {})}},
                         status_code=status or HTTP_STATUS.get(code, 400))
 
 
@@ -110,18 +125,18 @@ def install_handlers(app: FastAPI, on_refusal=None) -> None:
     ``on_refusal(code)`` (optional) is called for every refusal, for the metrics.
     """
 
-    def refuse(code: str, message: str, status: int | None = None) -> JSONResponse:
+    def refuse(code: str, message: str, status: int | None = None, params: dict[str, Any] | None = None) -> JSONResponse:
         if on_refusal is not None:
             on_refusal(code)
-        return error_response(code, message, status)
+        return error_response(code, message, status, params)
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError):
-        return refuse(exc.code, exc.message)
+        return refuse(exc.code, exc.message, params=exc.params)
 
     @app.exception_handler(TableError)
     async def _table_error(_req: Request, exc: TableError):
-        return refuse(exc.code, exc.message)
+        return refuse(exc.code, exc.message, params=exc.params)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_req: Request, exc: RequestValidationError):
@@ -161,4 +176,4 @@ def install_handlers(app: FastAPI, on_refusal=None) -> None:
         return refuse("server_error", "internal error")
 
 
-__all__ = ["ApiError", "CLOSE_CODES", "HTTP_STATUS", "describe_invalid", "error_response", "install_handlers"]
+__all__ = ["ApiError", "CLOSE_CODES", "ERROR_CODES", "HTTP_STATUS", "WS_CODES", "describe_invalid", "error_response", "install_handlers"]

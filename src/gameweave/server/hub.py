@@ -29,10 +29,14 @@ from typing import Any
 from collections.abc import Callable
 
 from ..bots import bot_names, make_bot
+from ..bots.greedy import choose_greedy
 from ..engine import OptionError, format_action, parse_action, seat_view
+from ..engine.actions import REFUSE, TURN
 from ..storage import Store, StorageError
 from ..storage.store import ActionRow, action_row
-from ..tables import Table, TableError, check_new_match, hash_token, new_token, secure_deck
+from ..tables import (
+    Table, TableError, check_name, check_new_match, hash_token, is_phrase, new_token, secure_deck,
+)
 from .middleware import TokenBucket
 from .settings import MAX_FRAME
 
@@ -55,9 +59,11 @@ class Connection:
     def __init__(self, websocket: Any, match_id: str, seat: int, token: str):
         self.ws = websocket
         self.match_id = match_id
-        self.seat = seat
+        self.seat = seat  # -1: a spectator
         self.token = token
         self.gen = 0
+        self.last_seen = time.monotonic()
+        self.touched = 0.0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
         self.closed = False
         self.close_code: int | None = None
@@ -171,6 +177,12 @@ class Hub:
         metrics: the node's :class:`~gameweave.server.metrics.Metrics`, or None.
         idle_evict_s: seconds without use before an idle table leaves memory.
         bot_lease_s: lifetime of this node's lease on a bot seat (with a bus).
+        presence_timeout_s: a seat is online while its socket is open and it was heard
+            from within this many seconds (any frame; the page sends a heartbeat every 5 s).
+        presence_sweep_s: how often silence is looked for (a change re-sends the state).
+        clock_scale: multiplies every clock's seconds (a test setting; 1 in play).
+        abandon_after_days: a match with no move for this many days is closed as abandoned.
+        phrase_interval_s: least seconds between two quick phrases of one seat.
     """
 
     def __init__(
@@ -184,6 +196,11 @@ class Hub:
         metrics: Any = None,
         idle_evict_s: float = 300.0,
         bot_lease_s: float = 5.0,
+        presence_timeout_s: float = 12.0,
+        presence_sweep_s: float = 2.0,
+        clock_scale: float = 1.0,
+        abandon_after_days: float = 7.0,
+        phrase_interval_s: float = 3.0,
     ):
         self.store = store
         self.bot_delay = bot_delay
@@ -203,6 +220,18 @@ class Hub:
         self.closing = False
         self._sweeper: asyncio.Task | None = None
         self.commits = CommitQueue(store)
+        self.presence_timeout_s = presence_timeout_s
+        self.presence_sweep_s = presence_sweep_s
+        self.clock_scale = clock_scale
+        self.abandon_after_days = abandon_after_days
+        self.phrase_interval_s = phrase_interval_s
+        self.watchers: dict[str, list[Connection]] = {}
+        self.shown_online: dict[str, tuple[bool, bool]] = {}
+        self.turns: dict[str, tuple[int, float]] = {}
+        self.clock_tasks: dict[str, tuple[int, asyncio.Task]] = {}
+        self.last_phrase: dict[tuple[str, int], float] = {}
+        self.remote_online: dict[str, tuple[bool, bool]] = {}
+        self._presence: asyncio.Task | None = None
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -212,17 +241,75 @@ class Hub:
         if self.bus is not None:
             await self.bus.start(self._on_event, self._resync)
         self._sweeper = asyncio.create_task(self._sweep())
+        self._presence = asyncio.create_task(self._presence_sweep())
         for match_id in self.store.bot_matches_in_play():
             await self.table(match_id)
 
     async def _sweep(self) -> None:
         period = max(0.05, min(30.0, self.idle_evict_s / 2))
+        last_abandon = 0.0
         while not self.closing:
             await asyncio.sleep(period)
             try:
                 self.evict_idle()
+                if time.monotonic() - last_abandon > 600:
+                    last_abandon = time.monotonic()
+                    await self.close_abandoned()
             except Exception as exc:  # pragma: no cover - never stop sweeping
                 log.error("sweeper: %s", type(exc).__name__)
+
+    async def _presence_sweep(self) -> None:
+        """Every ``presence_sweep_s`` seconds, re-send the state of every match whose
+        seats' ``online`` changed (a socket gone silent, issue 10)."""
+        while not self.closing:
+            await asyncio.sleep(self.presence_sweep_s)
+            try:
+                if self.bus is not None:  # seats on other nodes: their presence keys in Redis
+                    for match_id in list(self.remote):
+                        got = await self.bus.presence(match_id)
+                        if got is not None:
+                            self.remote_online[match_id] = got
+                for match_id in set(self.sockets) | set(self.watchers):
+                    table = self.tables.get(match_id)
+                    if table is not None and self.shown_online.get(match_id) != self.online_pair(match_id):
+                        self.announce(table)
+            except Exception as exc:  # pragma: no cover - never stop sweeping
+                log.error("presence sweep: %s", type(exc).__name__)
+
+    # ------------------------------------------------------------------ abandoned matches
+    def _abandon_if_quiet(self, table: Table, now: float | None = None) -> bool:
+        """Close ``table`` as abandoned if it is not over and had no move for
+        ``abandon_after_days``; True if it did now."""
+        now = time.time() if now is None else now
+        if table.match_over or not table.last_move_at:
+            return False
+        if now - table.last_move_at < self.abandon_after_days * 86400:
+            return False
+        table.abandoned = True
+        self.store.abandon(table.match_id)
+        log.info("match %s: closed as abandoned (no move for %g days)", table.match_id, self.abandon_after_days)
+        return True
+
+    async def close_abandoned(self, now: float | None = None) -> int:
+        """The periodic sweep of abandoned matches (also checked lazily on load):
+        closes every match with no move for ``abandon_after_days``; returns how many."""
+        from datetime import UTC, datetime
+
+        now = time.time() if now is None else now
+        cutoff = datetime.fromtimestamp(now - self.abandon_after_days * 86400, UTC)
+        loop = asyncio.get_running_loop()
+        ids = await loop.run_in_executor(self.commits.thread, self.store.quiet_matches, cutoff)
+        closed = 0
+        for match_id in ids:
+            table = await self.table(match_id)
+            if table is None:
+                continue
+            async with self.lock(match_id):
+                table = self.tables.get(match_id) or table
+                if self._abandon_if_quiet(table, now):
+                    closed += 1
+                    self.announce(table)
+        return closed
 
     def evict_idle(self, now: float | None = None) -> int:
         """Forget the tables (and their locks and bots) that have no socket, no running
@@ -231,7 +318,7 @@ class Hub:
         now = time.monotonic() if now is None else now
         gone = 0
         for match_id in list(self.tables):
-            if self.sockets.get(match_id):
+            if self.sockets.get(match_id) or self.watchers.get(match_id):
                 continue
             task = self.bot_tasks.get(match_id)
             if task is not None and not task.done():
@@ -246,8 +333,12 @@ class Hub:
         return gone
 
     def _forget(self, match_id: str) -> None:
-        for d in (self.tables, self.locks, self.used, self.bots, self.bot_tasks, self.remote):
+        for d in (self.tables, self.locks, self.used, self.bots, self.bot_tasks, self.remote, self.turns,
+                  self.shown_online, self.remote_online):
             d.pop(match_id, None)
+        task = self.clock_tasks.pop(match_id, None)
+        if task is not None:
+            task[1].cancel()
 
     # ------------------------------------------------------------------ tables
     def lock(self, match_id: str) -> asyncio.Lock:
@@ -271,7 +362,10 @@ class Hub:
             if t is None:
                 return None
             self.tables[match_id] = t
+            if self._abandon_if_quiet(t):
+                pass
             self.wake_bot(t)
+            self._arm_clock(t)
         self.used[match_id] = time.monotonic()
         return t
 
@@ -282,7 +376,8 @@ class Hub:
 
     async def create(self, opponent: str, bot: str | None, fmt: str | None = None, target: int | None = None,
                      rules: str = "gameweave", stake: int | None = None,
-                     tablas_stake: str | None = None) -> tuple[Table, str]:
+                     tablas_stake: str | None = None, name: str | None = None,
+                     clock: int | None = None) -> tuple[Table, str]:
         """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1 token)``.
 
         ``bot`` is a name of :func:`~gameweave.bots.bot_names` (case and surrounding
@@ -290,23 +385,28 @@ class Hub:
         ``stake`` and ``tablas_stake`` (R20) default to the profile's.  Raises
         :class:`TableError` ``unknown_bot`` for any other string, the empty one included,
         and ``bad_option`` for a format the profile does not offer or stakes options
-        outside a stakes match (:func:`~gameweave.tables.check_new_match`).
+        outside a stakes match (:func:`~gameweave.tables.check_new_match`); ``bad_name``
+        for a ``name`` that is not 1-24 characters once trimmed (or holds a control
+        character); ``bad_option`` for a ``clock`` other than None, 60 or 30.
         """
+        name = check_name(name)
         try:
             opts = check_new_match(rules, fmt, target, stake, tablas_stake)
         except OptionError as exc:
-            raise TableError("bad_option", str(exc)) from None
+            raise TableError("bad_option", str(exc), params={"detail": str(exc)}) from None
         if opponent == "bot":
-            name = "random" if bot is None else bot.strip().lower()
-            if name not in bot_names():
-                shown = "an empty name" if not name else repr(bot[:32])
+            bot_name = "random" if bot is None else bot.strip().lower()
+            if bot_name not in bot_names():
+                shown = "an empty name" if not bot_name else repr(bot[:32])
                 raise TableError("unknown_bot", f"unknown bot: {shown} (this server has: {', '.join(bot_names())}; "
-                                                "leave 'bot' out for random)")
-            bot = name
+                                                "leave 'bot' out for random)", params={"bot": str(bot)[:32]})
+            bot = bot_name
         deck, salt, test = self._deal()
         table, token = Table.create(opponent=opponent, bot=bot, format=opts["match"], target=opts["target"],
                                     deck=deck, salt=salt, rules=rules, stake=opts["stake"],
-                                    tablas_stake=opts["tablas_stake"], test=test)
+                                    tablas_stake=opts["tablas_stake"], test=test, name=name, clock=clock,
+                                    clock_scale=self.clock_scale)
+        table.last_move_at = time.time()
         self.store.create(table)
         self.tables[table.match_id] = table
         self.used[table.match_id] = time.monotonic()
@@ -316,15 +416,16 @@ class Hub:
         self.wake_bot(table)
         return table, token
 
-    async def rematch(self, table: Table) -> tuple[Table, str]:
+    async def rematch(self, table: Table, seat: int = 0) -> tuple[Table, str]:
         """A new match with the settings of ``table`` (profile, format, target, stake,
-        tablas stake, opponent, bot); the asker holds its seat 1.  Returns ``(table,
-        seat-1 token)``."""
+        tablas stake, opponent, bot, clock); the asker (``seat`` of ``table``) holds its
+        seat 1, under its name.  Returns ``(table, seat-1 token)``."""
         m = table.match
         stakes = m.format == "stakes"
         return await self.create(table.opponent, table.bot, m.format, m.target, rules=table.rules,
                                  stake=m.stake if stakes else None,
-                                 tablas_stake=m.tablas_stake if stakes else None)
+                                 tablas_stake=m.tablas_stake if stakes else None,
+                                 name=table.names[seat], clock=table.clock)
 
     async def seat_for_token(self, match_id: Any, token: Any) -> tuple[Table | None, int]:
         """``(table, seat index)`` that ``token`` holds, ``(table, -1)`` for a wrong
@@ -343,10 +444,11 @@ class Hub:
             seat = table.seat_of_token(token)
         return table, seat
 
-    async def join(self, match_id: str, invite: Any) -> tuple[Table, str]:
-        """Give seat 2 of a friend match to the holder of ``invite``; returns
-        ``(table, seat-2 token)``.  Raises :class:`TableError` (``unknown_match``,
-        ``not_a_friend_match``, ``bad_invite``, ``already_joined``)."""
+    async def join(self, match_id: str, invite: Any, name: str | None = None) -> tuple[Table, str]:
+        """Give seat 2 of a friend match to the holder of ``invite`` (named ``name``);
+        returns ``(table, seat-2 token)``.  Raises :class:`TableError` (``bad_name``,
+        ``unknown_match``, ``not_a_friend_match``, ``bad_invite``, ``already_joined``)."""
+        name = check_name(name)
         table = await self.table(match_id)
         if table is None:
             raise TableError("unknown_match", "no such match")
@@ -357,46 +459,247 @@ class Hub:
                 raise TableError(*problem)
             token = new_token()
             h = hash_token(token)
-            if not self.store.join(match_id, h):
+            if not self.store.join(match_id, h, name):
                 raise TableError("already_joined", "seat 2 of this match is already taken")
             table.token_hashes[1] = h
+            table.names[1] = name
             log.info("match %s: seat 2 joined", match_id)
             self.announce(table)
             await self._publish({"kind": "join", "match": match_id, "version": table.version})
         return table, token
 
     # ------------------------------------------------------------------ sockets
-    def connected(self, match_id: str, seat: int) -> bool:
-        """True if ``seat`` has an open socket on the match, on this node or another."""
+    def connected(self, match_id: str, seat: int, now: float | None = None) -> bool:
+        """True if ``seat`` is online: its socket is open on this node and was heard
+        from (any frame, a heartbeat included) within ``presence_timeout_s``, or it is
+        open on another node (several nodes)."""
         conns = self.sockets.get(match_id)
-        if conns and conns[seat] is not None and not conns[seat].closed:
-            return True
-        return seat in self.remote.get(match_id, ())
+        c = conns[seat] if conns else None
+        if c is not None and not c.closed:
+            now = time.monotonic() if now is None else now
+            return now - c.last_seen <= self.presence_timeout_s
+        return seat in self.remote.get(match_id, ()) and self.remote_online.get(match_id, (True, True))[seat]
+
+    def online_pair(self, match_id: str) -> tuple[bool, bool]:
+        """``(seat 1 online, seat 2 online)`` now."""
+        now = time.monotonic()
+        return self.connected(match_id, 0, now), self.connected(match_id, 1, now)
+
+    def heard(self, conn: Connection) -> None:
+        """A frame came from ``conn``: it is alive; if its seat showed offline, every
+        seat hears it is back at once."""
+        now = time.monotonic()
+        conn.last_seen = now
+        if self.bus is not None and conn.seat >= 0 and now - conn.touched > self.presence_sweep_s:
+            conn.touched = now
+            asyncio.get_running_loop().create_task(
+                self.bus.touch_presence(conn.match_id, conn.seat, self.presence_timeout_s))
+        if conn.seat >= 0:
+            shown = self.shown_online.get(conn.match_id)
+            if shown is not None and not shown[conn.seat]:
+                table = self.tables.get(conn.match_id)
+                if table is not None:
+                    self.announce(table)
 
     def socket_count(self) -> int:
-        """Open seat sockets on this node."""
-        return sum(1 for conns in self.sockets.values() for c in conns if c is not None and not c.closed)
+        """Open seat and spectator sockets on this node."""
+        seats = sum(1 for conns in self.sockets.values() for c in conns if c is not None and not c.closed)
+        return seats + sum(1 for ws in self.watchers.values() for c in ws if not c.closed)
+
+    def spectator_count(self, match_id: str) -> int:
+        """Open spectator sockets of a match (on this node)."""
+        return sum(1 for c in self.watchers.get(match_id, ()) if not c.closed)
+
+    def _info(self, table: Table) -> dict[str, Any]:
+        return {"online": self.online_pair(table.match_id), "clock": self.clock_info(table),
+                "spectators": self.spectator_count(table.match_id)}
 
     def frame(self, table: Table, seat: int) -> dict[str, Any]:
-        """The state frame for ``seat`` now."""
-        return table.state_frame(seat, self.connected(table.match_id, 1 - seat))
+        """The state frame for ``seat`` now (a spectator's with ``seat`` -1)."""
+        info = self._info(table)
+        if seat < 0:
+            return table.spectator_frame(**info)
+        return table.state_frame(seat, info["online"][1 - seat], **info)
 
     def announce(self, table: Table) -> None:
-        """Queue each connected seat's own state frame (R21: a seat only gets its view),
-        serialised once per seat."""
-        conns = self.sockets.get(table.match_id)
-        if not conns:
-            return
-        for seat in (0, 1):
-            c = conns[seat]
+        """Queue each connected seat's own state frame (R21: a seat only gets its view)
+        and every spectator's third-party frame, serialised once each; then (re)arm the
+        match's clock for the decision now due."""
+        match_id = table.match_id
+        self.shown_online[match_id] = self.online_pair(match_id)
+        conns = self.sockets.get(match_id)
+        if conns:
+            for seat in (0, 1):
+                c = conns[seat]
+                if c is not None and not c.closed:
+                    c.send(_dumps(self.frame(table, seat)))
+        watchers = [c for c in self.watchers.get(match_id, ()) if not c.closed]
+        if watchers:
+            text = _dumps(self.frame(table, -1))
+            for c in watchers:
+                c.send(text)
+        self._arm_clock(table)
+
+    def broadcast(self, match_id: str, frame: dict[str, Any]) -> None:
+        """Send one frame to both seats and every spectator of a match on this node."""
+        text = _dumps(frame)
+        for c in list(self.sockets.get(match_id) or ()) + list(self.watchers.get(match_id, ())):
             if c is not None and not c.closed:
-                c.send(_dumps(self.frame(table, seat)))
+                c.send(text)
+
+    async def watch(self, conn: Connection, table: Table) -> None:
+        """Add a spectator socket (``conn.seat`` -1): it gets the third-party frame now
+        and at every change; the seats hear how many watch."""
+        async with self.lock(table.match_id):
+            table = self.tables.get(table.match_id) or table
+            self.watchers.setdefault(table.match_id, []).append(conn)
+            self.announce(table)
+
+    async def unwatch(self, conn: Connection) -> None:
+        """Forget a spectator socket and tell the seats."""
+        ws = self.watchers.get(conn.match_id)
+        if not ws or conn not in ws:
+            return
+        async with self.lock(conn.match_id):
+            ws.remove(conn)
+            if not ws:
+                self.watchers.pop(conn.match_id, None)
+            table = self.tables.get(conn.match_id)
+            if table is not None:
+                self.announce(table)
+            self.used[conn.match_id] = time.monotonic()
+
+    async def phrase(self, conn: Connection, key: Any) -> None:
+        """A quick phrase from a seat: broadcast ``{"type": "phrase", "seat": n, "key":
+        k}`` to both seats and the spectators (and the other nodes).  Raises
+        :class:`TableError` ``unknown_phrase`` for a key not in
+        :data:`~gameweave.tables.PHRASES` and ``rate_limited`` within
+        ``phrase_interval_s`` of the seat's last phrase."""
+        if not is_phrase(key):
+            raise TableError("unknown_phrase", "not one of the quick phrases", params={"key": str(key)[:32]})
+        now = time.monotonic()
+        last = self.last_phrase.get((conn.match_id, conn.seat))
+        if last is not None and now - last < self.phrase_interval_s:
+            raise TableError("rate_limited", "one quick phrase every few seconds",
+                             params={"seconds": round(self.phrase_interval_s)})
+        self.last_phrase[(conn.match_id, conn.seat)] = now
+        frame = {"type": "phrase", "seat": conn.seat + 1, "key": key}
+        self.broadcast(conn.match_id, frame)
+        await self._publish({"kind": "phrase", "match": conn.match_id, "seat": conn.seat, "key": key})
+
+    # ------------------------------------------------------------------ the clock
+    def _clock_seat(self, table: Table) -> int:
+        """The seat whose decision is timed now, or -1 (no clock, nobody to time, a
+        bot's decision, seat 2 not joined yet)."""
+        if table.clock is None or not table.playing or not table.joined:
+            return -1
+        seat = table.state.to_act
+        return seat if seat >= 0 and table.has_person(seat) else -1
+
+    def _turn_start(self, table: Table) -> float:
+        """When the decision of the current version started (this node's clock)."""
+        got = self.turns.get(table.match_id)
+        if got is None or got[0] != table.version:
+            got = self.turns[table.match_id] = (table.version, time.monotonic())
+        return got[1]
+
+    def clock_info(self, table: Table) -> dict[str, Any] | None:
+        """The ``match.clock`` object: ``per_decision`` (seconds), ``bank`` per seat
+        (seconds left), ``to_act`` (seat number timed now, or None) and
+        ``deadline_in_ms`` (time left for it to act, from now), or None without a clock."""
+        if table.clock is None:
+            return None
+        per = table.clock * self.clock_scale
+        bank = [table.bank[0], table.bank[1]]
+        seat = self._clock_seat(table)
+        deadline = None
+        if seat >= 0:
+            elapsed = time.monotonic() - self._turn_start(table)
+            bank[seat] = max(0.0, bank[seat] - max(0.0, elapsed - per))
+            deadline = max(0, int((per + table.bank[seat] - elapsed) * 1000))
+        return {"per_decision": round(per, 3), "bank": {"1": round(bank[0], 3), "2": round(bank[1], 3)},
+                "to_act": seat + 1 if seat >= 0 else None, "deadline_in_ms": deadline}
+
+    def _charge_clock(self, table: Table, seat: int) -> None:
+        """Take from ``seat``'s bank the time its decision ran over the clock."""
+        if self._clock_seat(table) != seat:
+            return
+        over = time.monotonic() - self._turn_start(table) - table.clock * self.clock_scale  # type: ignore[operator]
+        if over > 0:
+            table.bank[seat] = max(0.0, table.bank[seat] - over)
+
+    def _arm_clock(self, table: Table) -> None:
+        """Schedule the timeout of the decision now due (once per version)."""
+        if self.closing:
+            return
+        match_id = table.match_id
+        seat = self._clock_seat(table)
+        armed = self.clock_tasks.get(match_id)
+        if armed is not None and (armed[0] != table.version or seat < 0 or armed[1].done()):
+            if armed[0] != table.version or seat < 0:
+                armed[1].cancel()
+            self.clock_tasks.pop(match_id, None)
+            armed = None
+        if seat < 0 or armed is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - no loop (sync caller)
+            return
+        left = table.clock * self.clock_scale + table.bank[seat] - (time.monotonic() - self._turn_start(table))  # type: ignore[operator]
+        task = loop.create_task(self._timeout(match_id, table.version, seat, max(0.0, left)))
+        self.clock_tasks[match_id] = (table.version, task)
+
+    async def _timeout(self, match_id: str, version: int, seat: int, delay: float) -> None:
+        """When a timed decision runs out, play a safe legal move for the seat:
+        ``refuse`` when melding is optional, ``turn`` instead of taking, else the greedy
+        bot's choice (a throw or a meld that must be chosen); after two timeouts in a row
+        the seat is marked away.  With several nodes only the holder of the match's
+        lease plays it (the database's version check makes it happen once)."""
+        try:
+            await asyncio.sleep(delay)
+            while self.bus is not None and not await self.bus.acquire(match_id, self.bot_lease_s):
+                # another node holds the lease and plays it; if that node died, its lease
+                # expires and this node plays the timeout (unless the decision was made)
+                await asyncio.sleep(min(1.0, self.bot_lease_s / 4))
+                table = self.tables.get(match_id)
+                if self.closing or table is None or table.version != version:
+                    return
+            async with self.lock(match_id):
+                table = self.tables.get(match_id)
+                if table is None or table.version != version or self._clock_seat(table) != seat:
+                    return
+                legal = table.state.legal_actions()
+                if REFUSE in legal:
+                    a = REFUSE
+                elif TURN in legal:
+                    a = TURN
+                else:
+                    a = choose_greedy(seat_view(table.state, seat), legal)
+                table.bank[seat] = 0.0
+                table.timeouts[seat] += 1
+                if table.timeouts[seat] >= 2:
+                    table.away[seat] = True
+                # the kind only: log lines never name a card (R21)
+                log.info("match %s: seat %d timed out; the server played a %s", match_id, seat + 1,
+                         format_action(a).split()[0])
+                self.clock_tasks.pop(match_id, None)
+                try:
+                    await self._commit_action(table, seat, a)
+                except (_Conflict, TableError):
+                    return
+            self.wake_bot(table)
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:  # never let a clock take the server down
+            log.error("match %s: clock failed: %s", match_id, type(exc).__name__)
 
     async def attach(self, conn: Connection, table: Table) -> None:
         """Make ``conn`` the seat's socket (closing an older one, on this node or
         another), send it the full view and tell the opponent it is connected."""
         if self.bus is not None:
             conn.gen = await self.bus.seat_generation(conn.match_id, conn.seat)
+            await self.bus.touch_presence(conn.match_id, conn.seat, self.presence_timeout_s)
         async with self.lock(table.match_id):
             table = self.tables.get(table.match_id) or table
             if self.bus is not None:  # a client coming from a dead node gets the newest version
@@ -429,6 +732,8 @@ class Hub:
                 if conns == [None, None]:
                     self.sockets.pop(match_id, None)
                 self.used[match_id] = time.monotonic()
+                if self.bus is not None:
+                    await self.bus.drop_presence(match_id, conn.seat)
                 await self._publish({"kind": "bye", "match": match_id, "seat": conn.seat, "gen": conn.gen})
 
     # ------------------------------------------------------------------ actions
@@ -448,6 +753,9 @@ class Hub:
             if self.bus is not None and type(version) is int and version > table.version:
                 table = self._catch_up(table)  # the client saw a newer version on another node
             a = table.check_action(seat, token, action, version)
+            self._charge_clock(table, seat)
+            table.timeouts[seat] = 0
+            table.away[seat] = False
             try:
                 await self._commit_action(table, seat, a)
             except _Conflict:
@@ -469,6 +777,7 @@ class Hub:
         text = format_action(a)
         seq = len(table.state.history) + 1
         table.apply_action(seat, a)
+        table.last_move_at = time.time()
         try:
             await self.commits.commit(action_row(table, seat, text, seq, prev))
         except StorageError:
@@ -498,6 +807,13 @@ class Hub:
             if self.bus is not None and type(version) is int and version > table.version:
                 table = self._catch_up(table)
             table.check_next_deal(seat, token, version)
+            table.away[seat] = False
+            mask = self.store.mark_ready(match_id, seat)
+            table.ready = [bool(mask & 1) or table.ready[0], bool(mask & 2) or table.ready[1]]
+            if not table.mark_ready(seat):  # each seat's own pace: wait for the other
+                self.announce(table)
+                await self._publish({"kind": "ready", "match": match_id, "version": table.version})
+                return table
             prev = table.version
             deck, salt, test = self._deal()
             table.add_deal(deck, salt, test)
@@ -517,6 +833,36 @@ class Hub:
             self.announce(table)
             await self._publish({"kind": "deal", "match": match_id, "version": table.version})
         self.wake_bot(table)
+        return table
+
+    async def resign(self, match_id: Any, seat: Any, token: Any, scope: Any, version: Any) -> Table:
+        """Seat ``seat`` resigns the deal (the other seat wins it, R20) or the match
+        (the other seat wins it).  Raises :class:`TableError` (``unknown_match``,
+        ``malformed``, ``match_over``, ``bad_token``, ``deal_over``, ``stale``)."""
+        table = await self.table(match_id)
+        if table is None:
+            raise TableError("unknown_match", "no such match")
+        async with self.lock(match_id):
+            table = self.tables.get(match_id) or table
+            if self.bus is not None and type(version) is int and version > table.version:
+                table = self._catch_up(table)
+            table.check_resign(seat, token, scope, version)
+            prev = table.version
+            number = table.resign(seat, scope)
+            table.last_move_at = time.time()
+            try:
+                self.store.resign(table, prev, number)
+            except StorageError:
+                fresh = self._reload(match_id)
+                raise TableError("stale", "another message was applied first; reload the state",
+                                 fresh.version if fresh else None) from None
+            except Exception as exc:
+                self.tables.pop(match_id, None)
+                log.error("match %s: could not store a resignation: %s", match_id, type(exc).__name__)
+                raise TableError("server_error", "the resignation could not be stored; reload the state", prev) from None
+            log.info("match %s: seat %d resigned the %s", match_id, seat + 1, scope)
+            self.announce(table)
+            await self._publish({"kind": "resign", "match": match_id, "version": table.version})
         return table
 
     # ------------------------------------------------------------------ several nodes
@@ -598,6 +944,11 @@ class Hub:
             if table is not None:
                 self.announce(table)
             return
+        if kind == "phrase":
+            seat, key = event.get("seat"), event.get("key")
+            if seat in (0, 1) and is_phrase(key):
+                self.broadcast(match_id, {"type": "phrase", "seat": seat + 1, "key": key})
+            return
         table = self.tables.get(match_id)
         if table is None:  # not held here: it loads fresh from the database when named
             return
@@ -608,8 +959,8 @@ class Hub:
             table = self.tables.get(match_id)
             if table is None:
                 return
-            if kind == "join":
-                table = self._catch_up(table)
+            if kind in ("join", "ready"):
+                table = self._reload(match_id) or table
             elif version <= table.version:
                 pass  # already here (this node caught up from the database before)
             elif kind == "action" and version == table.version + 1:
@@ -713,9 +1064,13 @@ class Hub:
         self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._presence is not None:
+            self._presence.cancel()
+        for _v, task in list(self.clock_tasks.values()):
+            task.cancel()
         for task in list(self.bot_tasks.values()):
             task.cancel()
-        for conns in list(self.sockets.values()):
+        for conns in list(self.sockets.values()) + list(self.watchers.values()):
             for c in conns:
                 if c is not None:
                     c.close(1001, "server shutting down")

@@ -38,6 +38,10 @@ class CreateMatch(_Strict):
     stake: int = Field(None, ge=1, le=1_000_000)  # type: ignore[assignment]
     tablas_stake: Literal["double", "carry"] = Field(None)  # type: ignore[assignment]
     rules: Literal["gameweave", "anglo-american", "pagat", "classic"] = "gameweave"
+    name: str | None = Field(None, max_length=256, description="seat 1's name: 1-24 characters once trimmed, "
+                             "no control characters (else 422 bad_name); null: the page says 'Player 1'")
+    clock: Literal[60, 30] | None = Field(None, description="seconds per decision, or null for no clock "
+                                          "(a time bank of 30 s for 60, 15 s for 30)")
 
     @field_validator("rules", mode="before")
     @classmethod
@@ -47,9 +51,16 @@ class CreateMatch(_Strict):
 
 
 class JoinMatch(_Strict):
-    """``POST /api/matches/{id}/join`` and ``…/invite-status`` body."""
+    """``POST /api/matches/{id}/invite-status`` body."""
 
     invite: str = Field(..., max_length=128)
+
+
+class JoinWithName(JoinMatch):
+    """``POST /api/matches/{id}/join`` body: the invite and seat 2's ``name`` (optional,
+    as for ``POST /api/matches``)."""
+
+    name: str | None = Field(None, max_length=256)
 
 
 class SeatRef(_Strict):
@@ -71,10 +82,12 @@ class ErrorDetail(BaseModel):
 
     code: str = Field(..., examples=["malformed"])
     message: str = Field(..., examples=["'target' must be a whole number"])
+    params: dict[str, Any] = Field(default_factory=dict, examples=[{"max": 24}])
 
 
 class ErrorBody(BaseModel):
-    """Every refused request: ``{"error": {"code", "message"}}`` (PROTOCOL §3)."""
+    """Every refused request: ``{"error": {"code", "message", "params"}}`` (PROTOCOL §3);
+    the page says ``error.<code>`` from its catalog with ``params``."""
 
     error: ErrorDetail
 
@@ -86,8 +99,8 @@ ERROR_TEXT = {
     404: "``unknown_match``, ``unknown_deal`` or ``not_found``.",
     409: "``already_joined``, ``deal_not_over`` or ``not_a_friend_match``.",
     413: "``too_large``: a body over 64 KiB.",
-    422: "``malformed`` (not JSON, unknown or wrongly typed fields, values out of range) or "
-         "``bad_option`` (an option the profile does not offer); the message says which, in words.",
+    422: "``malformed`` (not JSON, unknown or wrongly typed fields, values out of range), "
+         "``bad_option`` (an option the profile does not offer) or ``bad_name``; the message says which, in words.",
     429: "``rate_limited``: too many requests from this address.",
 }
 """What each error status of the API means (PROTOCOL §3)."""
@@ -154,17 +167,41 @@ class Summary(BaseModel):
     over: bool
     winner: int | None
     deal_number: int
-    status: Literal["waiting_for_opponent", "your_turn", "their_turn", "deal_over", "match_over"]
+    status: Literal["waiting_for_opponent", "your_turn", "their_turn", "deal_over", "match_over", "abandoned"]
     table_url: str
     created_at: str
     stakes: Stakes | None = None
     test: bool = False
+    players: dict[str, Player] | None = None
+    resigned: int | None = None
+    clock: int | None = None
 
 
 class MyMatchesOut(BaseModel):
     """``POST /api/my-matches`` response."""
 
     matches: list[Summary]
+
+
+class Player(BaseModel):
+    """Who plays a seat and how they are now (``match.players``, issue 10)."""
+
+    name: str | None
+    kind: Literal["person", "bot"]
+    bot: str | None
+    online: bool
+    away: bool
+    ready: bool
+
+
+class Clock(BaseModel):
+    """The server's clock (``match.clock``): seconds per decision, each seat's time bank
+    left, the seat timed now and its time left from the frame's send time."""
+
+    per_decision: float
+    bank: dict[str, float]
+    to_act: int | None
+    deadline_in_ms: int | None
 
 
 class MatchInfo(BaseModel):
@@ -183,6 +220,14 @@ class MatchInfo(BaseModel):
     invite_url: str | None
     stakes: Stakes | None = None
     test: bool = False
+    players: dict[str, Player] | None = None
+    waiting_for: list[int] = Field(default_factory=list)
+    last_deal: int | None = None
+    resigned: int | None = None
+    abandoned: bool = False
+    clock: Clock | None = None
+    watch_url: str | None = None
+    spectators: int = 0
 
 
 class Reveal(BaseModel):
@@ -199,6 +244,7 @@ class DealOut(BaseModel):
     commitment: str
     reveal: Reveal | None
     test: bool = False
+    resigned: int | None = None
 
 
 class Choice(BaseModel):
@@ -226,7 +272,7 @@ class StateFrame(BaseModel):
 
     type: Literal["state"]
     version: int
-    seat: int
+    seat: int | None
     match: MatchInfo
     deal: DealOut
     view: dict[str, Any]
@@ -235,17 +281,20 @@ class StateFrame(BaseModel):
 
 
 class DealResult(BaseModel):
-    """How a deal ended: ``won`` (``winner`` 1 or 2) or ``tablas``."""
+    """How a deal ended: ``won`` (``winner`` 1 or 2) or ``tablas``; ``resigned``: the
+    seat that resigned it (the other won it), or null."""
 
     status: str
     winner: int | None
+    resigned: int | None = None
 
 
 class SeatPlayer(BaseModel):
-    """Who plays a seat: a person, or a bot by name."""
+    """Who plays a seat: a person, or a bot by name; ``name`` the player's name or null."""
 
     kind: Literal["person", "bot"]
     bot: str | None
+    name: str | None = None
 
 
 class RecordDownload(BaseModel):
@@ -256,6 +305,7 @@ class RecordDownload(BaseModel):
     commitment: str
     result: DealResult
     test: bool = False
+    seats: dict[str, SeatPlayer] | None = None
 
 
 class ReplayOut(RecordDownload):
@@ -266,7 +316,6 @@ class ReplayOut(RecordDownload):
     rearranging: bool = False
     history: list[dict[str, Any]]
     snapshots: list[dict[str, Any]]
-    seats: dict[str, SeatPlayer]
     deals: int
 
 
@@ -331,6 +380,13 @@ class HelpOut(BaseModel):
     tips: list[str]
 
 
+class Catalog(BaseModel):
+    """``GET /api/i18n/{lang}``: every message of one language (keys as in the .po files)."""
+
+    lang: Literal["es", "en"]
+    messages: dict[str, str]
+
+
 class Health(BaseModel):
     """``GET /api/health``: the process answers."""
 
@@ -347,7 +403,7 @@ class Ready(BaseModel):
 
 
 __all__ = [
-    "BotList", "Choice", "CreateMatch", "ERROR_TEXT", "error_responses", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
+    "BotList", "Catalog", "Choice", "Clock", "JoinWithName", "Player", "CreateMatch", "ERROR_TEXT", "error_responses", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
     "HelpOut", "HelpSection", "InviteStatus", "JoinMatch", "MAX_SEATS_LISTED", "MatchInfo", "MyMatches",
     "MyMatchesOut", "ProfileHelp", "ProfileList", "ProfileOffer", "Progress", "Ready", "RecordDownload",
     "ReplayOut", "SeatCreated", "SeatJoined", "SeatPlayer", "SeatRef", "StakeOffer", "Stakes", "StateFrame",

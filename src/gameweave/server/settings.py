@@ -44,6 +44,14 @@ class Settings(BaseSettings):
             deal in turn before fair shuffles (:class:`~gameweave.tables.TestDecks`);
             every match dealt from it is marked ``test`` (no fair-shuffle claim).  Off
             (None) by default.
+        presence_timeout_s: a seat is online while its socket is open and heard from
+            within this many seconds (the page's heartbeat comes every 5 s).
+        presence_sweep_s: how often the server looks for seats gone silent.
+        clock_scale: multiplies the clocks' seconds (a test setting: 0.02 makes a 60 s
+            clock 1.2 s); 1 in play.
+        abandon_after_days: a match with no move for this many days is closed as
+            abandoned (checked on load and by a sweep).
+        phrase_interval_s: least seconds between two quick phrases of one seat.
     """
 
     model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
@@ -63,6 +71,11 @@ class Settings(BaseSettings):
     bot_lease_s: float = Field(5.0, ge=1.0, le=60.0)
     log_format: Literal["text", "json"] = "text"
     test_decks: Path | None = None
+    presence_timeout_s: float = Field(12.0, gt=0)
+    presence_sweep_s: float = Field(2.0, gt=0)
+    clock_scale: float = Field(1.0, gt=0, le=1.0)
+    abandon_after_days: float = Field(7.0, gt=0)
+    phrase_interval_s: float = Field(3.0, ge=0)
 
 
 __all__ = ["MAX_FRAME", "Settings"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from typing import Any
 
@@ -30,9 +31,12 @@ MAX_MESSAGE = 300
 """Longest ``message`` text in an error frame (an echoed 60 KiB action is cut)."""
 
 FIELDS = {
-    "hello": {"type", "seat", "token"},
+    "hello": {"type", "seat", "token", "watch"},
     "action": {"type", "action", "version"},
     "next_deal": {"type", "version"},
+    "resign": {"type", "scope", "version"},
+    "phrase": {"type", "key"},
+    "heartbeat": {"type"},
     "ping": {"type"},
 }
 """The fields each client frame may have (others are refused: ``malformed``)."""
@@ -67,16 +71,22 @@ def parse_frame(msg: dict[str, Any]) -> tuple[dict[str, Any] | None, str, str]:
     kind = obj.get("type")
     allowed = FIELDS.get(kind) if isinstance(kind, str) else None
     if allowed is None:
-        return None, "malformed", "unknown message type; use hello, action, next_deal or ping"
+        return None, "malformed", "unknown message type; use hello, action, next_deal, resign, phrase, heartbeat or ping"
     extra = sorted(k for k in obj if k not in allowed)
     if extra:
         return None, "malformed", f"'{str(extra[0])[:40]}' is not a field of a {kind} frame"
     return obj, "", ""
 
 
+def error_frame(code: str, message: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A WS ``error`` frame: ``{"type": "error", "code", "message" (English, for logs),
+    "params"}``; the page says ``error.<code>`` from its catalog with ``params``."""
+    return {"type": "error", "code": code, "message": message, "params": dict(params or {})}
+
+
 def _error_frame(exc: TableError) -> dict[str, Any]:
     message = exc.message if len(exc.message) <= MAX_MESSAGE else exc.message[: MAX_MESSAGE - 1] + "…"
-    frame: dict[str, Any] = {"type": "error", "code": exc.code, "message": message}
+    frame: dict[str, Any] = error_frame(exc.code, message, exc.params)
     if exc.version is not None:
         frame["version"] = exc.version
     return frame
@@ -95,7 +105,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
         msg = await asyncio.wait_for(ws.receive(), settings.hello_timeout)
     except TimeoutError:
         refused("malformed")
-        await _send_now(ws, {"type": "error", "code": "malformed", "message": "say hello first"})
+        await _send_now(ws, error_frame("malformed", "say hello first"))
         try:
             await ws.close(code=4400, reason="no hello")
         except Exception:
@@ -108,11 +118,21 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
     obj, code, message = parse_frame(msg)
     table = await hub.table(match_id)
     seat = -1
+    watching = False
     if table is None:
         code, message = "unknown_match", "no such match"
     elif obj is not None:
         if obj.get("type") != "hello":
             code, message = "malformed", "the first frame must be {\"type\": \"hello\", \"seat\": 1|2, \"token\": …}"
+        elif "watch" in obj:
+            key = obj.get("watch")
+            if set(obj) != {"type", "watch"}:
+                code, message = "malformed", "a spectator's hello has only 'watch'"
+            elif (isinstance(key, str) and table.watch_key
+                  and secrets.compare_digest(key.encode("utf-8", "replace"), table.watch_key.encode())):
+                watching = True
+            else:
+                code, message = "bad_watch_key", "that watch key is not this match's"
         else:
             s = obj.get("seat")
             if type(s) is not int or s not in (1, 2):
@@ -125,11 +145,14 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
                     seat = s - 1
                 else:
                     code, message = "bad_token", f"that token does not hold seat {s} of this match"
+    if watching:
+        await _serve_spectator(hub, ws, match_id, table, settings)
+        return
     if seat < 0:
         if code == "too_large":
             code = "malformed"
         refused(code)
-        await _send_now(ws, {"type": "error", "code": code, "message": message})
+        await _send_now(ws, error_frame(code, message))
         try:
             await ws.close(code=CLOSE_CODES.get(code, 4400), reason=code)
         except Exception:
@@ -152,16 +175,17 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
                 rate_refused += 1
                 refused("rate_limited")
                 if rate_refused == 1 or rate_refused % 20 == 0:
-                    conn.send({"type": "error", "code": "rate_limited", "message": "too many frames; slow down"})
+                    conn.send(error_frame("rate_limited", "too many frames; slow down"))
                 if rate_refused >= WS_MAX_REFUSED:
                     conn.close(1008, "flood")
                     break
                 continue
             started = time.perf_counter()
+            hub.heard(conn)
             obj, code, message = parse_frame(msg)
             if obj is None:
                 refused(code)
-                conn.send({"type": "error", "code": code, "message": message})
+                conn.send(error_frame(code, message))
                 continue
             kind = obj["type"]
             try:
@@ -171,6 +195,12 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
                         metrics.round_trip.observe(time.perf_counter() - started)
                 elif kind == "next_deal":
                     await hub.next_deal(match_id, seat, token, obj.get("version"))
+                elif kind == "resign":
+                    await hub.resign(match_id, seat, token, obj.get("scope"), obj.get("version"))
+                elif kind == "phrase":
+                    await hub.phrase(conn, obj.get("key"))
+                elif kind == "heartbeat":
+                    pass  # heard: the seat is online (PROTOCOL §4.1)
                 elif kind == "ping":
                     conn.send({"type": "pong"})
                 else:  # hello again on a socket that holds a seat: the state once more
@@ -186,7 +216,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
             except Exception as exc:  # one frame must not take the socket down
                 log.error("match %s seat %d: %s frame failed: %s", match_id, seat + 1, kind, type(exc).__name__)
                 refused("server_error")
-                conn.send({"type": "error", "code": "server_error", "message": "the server could not do it; nothing changed"})
+                conn.send(error_frame("server_error", "the server could not do it; nothing changed"))
     except WebSocketDisconnect:
         pass
     except Exception as exc:  # never let one socket take the server down
@@ -200,4 +230,47 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
             writer.cancel()
 
 
-__all__ = ["FIELDS", "parse_frame", "serve_socket"]
+async def _serve_spectator(hub: Hub, ws: WebSocket, match_id: str, table: Any, settings: Settings) -> None:
+    """A spectator's socket (PROTOCOL §4.5): third-party ``state`` frames (``"seat":
+    null``) at every change; it may send ``heartbeat`` and ``ping``; anything else is
+    refused (``spectator``: spectators never act); rate-limited like any client."""
+    conn = Connection(ws, match_id, -1, "")
+    writer = asyncio.create_task(conn.writer())
+    await hub.watch(conn, table)
+    bucket = TokenBucket(settings.ws_burst, settings.ws_rate)
+    rate_refused = 0
+    try:
+        while not conn.closed:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                rate_refused += 1
+                if rate_refused == 1 or rate_refused % 20 == 0:
+                    conn.send(error_frame("rate_limited", "too many frames; slow down"))
+                if rate_refused >= WS_MAX_REFUSED:
+                    conn.close(1008, "flood")
+                    break
+                continue
+            hub.heard(conn)
+            obj, code, message = parse_frame(msg)
+            if obj is None:
+                conn.send(error_frame(code, message))
+            elif obj["type"] == "ping":
+                conn.send({"type": "pong"})
+            elif obj["type"] != "heartbeat":
+                conn.send(error_frame("spectator", "a spectator watches; it cannot act"))
+    except WebSocketDisconnect:
+        pass
+    except Exception as exc:  # never let one socket take the server down
+        log.error("match %s spectator: socket error: %s", match_id, type(exc).__name__)
+    finally:
+        await hub.unwatch(conn)
+        conn.close(1000, "bye")
+        try:
+            await asyncio.wait_for(writer, 5)
+        except Exception:
+            writer.cancel()
+
+
+__all__ = ["FIELDS", "error_frame", "parse_frame", "serve_socket"]

@@ -30,9 +30,21 @@ matches = Table(
     Column("version", Integer, nullable=False),
     Column("stake", Integer, nullable=False, server_default="1"),
     Column("tablas_stake", String(16), nullable=False, server_default="double"),
+    Column("name1", String(64), nullable=True),
+    Column("name2", String(64), nullable=True),
+    Column("clock", Integer, nullable=True),
+    Column("bank1_ms", Integer, nullable=False, server_default="0"),
+    Column("bank2_ms", Integer, nullable=False, server_default="0"),
+    Column("watch_key", String(64), nullable=True),
+    Column("resigned", Integer, nullable=True),
+    Column("abandoned", Boolean, nullable=False, server_default="0"),
+    Column("ready", Integer, nullable=False, server_default="0"),
+    Column("last_move_at", DateTime(timezone=True), nullable=True),
 )
 """One row per match (R20): format, stake and what tablas does to it, seats (token
-hashes), the state version."""
+hashes), the state version; the players' names, the clock and each seat's time bank
+left, the spectators' key, who resigned the match, whether it was abandoned, which
+seats moved on from the finished deal (bit mask) and the time of its last move (issue 10)."""
 
 deals = Table(
     "deals",
@@ -47,10 +59,12 @@ deals = Table(
     Column("winner", Integer, nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("test", Boolean, nullable=False, server_default="0"),
+    Column("resigned", Integer, nullable=True),
     ForeignKeyConstraint(["match_id"], ["matches.id"], ondelete="CASCADE"),
 )
 """One row per deal: the secret deck order (R8) and salt, the public commitment, the
-result, and whether it was dealt from a test deck (``serve --test-decks``)."""
+result, whether it was dealt from a test deck (``serve --test-decks``) and the seat that
+resigned it (or null)."""
 
 actions = Table(
     "actions",

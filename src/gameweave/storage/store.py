@@ -97,6 +97,10 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _ms(seconds: float) -> int:
+    return max(0, int(round(seconds * 1000)))
+
+
 def _iso(dt: datetime | None) -> str:
     if dt is None:
         return ""
@@ -109,7 +113,8 @@ def _iso(dt: datetime | None) -> str:
 _BUMP_VERSION = (
     update(matches)
     .where(matches.c.id == bindparam("b_id"), matches.c.version == bindparam("b_prev"))
-    .values(version=bindparam("b_new"))
+    .values(version=bindparam("b_new"), last_move_at=bindparam("b_now"), bank1_ms=bindparam("b_bank1"),
+            bank2_ms=bindparam("b_bank2"))
 )
 _INSERT_ACTION = insert(actions)
 _END_DEAL = (
@@ -122,7 +127,8 @@ _END_DEAL = (
 def _bump_version(conn, table: Table, prev_version: int) -> None:
     """Move the match row from ``prev_version`` to ``table.version`` in ``conn``'s
     transaction.  Raises :class:`StorageError` if another writer moved it first."""
-    res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version})
+    res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
+                                       "b_now": _now(), "b_bank1": _ms(table.bank[0]), "b_bank2": _ms(table.bank[1])})
     if res.rowcount != 1:
         raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
 
@@ -140,13 +146,15 @@ class ActionRow:
     version: int
     status: str
     winner: int | None
+    bank_ms: tuple[int, int] = (0, 0)
 
 
 def action_row(table: Table, seat: int, text: str, seq: int, prev_version: int) -> ActionRow:
-    """The :class:`ActionRow` of an action just applied to ``table`` (step ``seq``)."""
+    """The :class:`ActionRow` of an action just applied to ``table`` (step ``seq``),
+    with the seats' time banks left."""
     st = table.deal.state
     return ActionRow(table.match_id, table.deal.number, seq, seat, text, prev_version, table.version,
-                     st.status, st.winner if st.winner >= 0 else None)
+                     st.status, st.winner if st.winner >= 0 else None, (_ms(table.bank[0]), _ms(table.bank[1])))
 
 
 class Store:
@@ -186,6 +194,9 @@ class Store:
                     opponent=table.opponent, bot=table.bot, invite=table.invite,
                     token1_sha256=table.token_hashes[0], token2_sha256=table.token_hashes[1],
                     version=table.version, stake=table.match.stake, tablas_stake=table.match.tablas_stake,
+                    name1=table.names[0], name2=table.names[1], clock=table.clock,
+                    bank1_ms=_ms(table.bank[0]), bank2_ms=_ms(table.bank[1]), watch_key=table.watch_key,
+                    last_move_at=now,
                 )
             )
             for d in table.deals:
@@ -199,19 +210,64 @@ class Store:
                 match_id=match_id, number=d.number, opener=d.state.opener,
                 deck=deck_text(d.deck), salt=d.salt, commitment=d.commitment,
                 status=d.state.status, winner=d.state.winner if d.state.winner >= 0 else None,
-                created_at=now, test=d.test,
+                created_at=now, test=d.test, resigned=d.resigned,
             )
         )
 
-    def join(self, match_id: str, token_sha256: str) -> bool:
-        """Give seat 2 to the holder of ``token_sha256``; False if it was already taken."""
+    def join(self, match_id: str, token_sha256: str, name: str | None = None) -> bool:
+        """Give seat 2 (named ``name``, or None) to the holder of ``token_sha256``; False
+        if it was already taken."""
         with self.engine.begin() as conn:
             res = conn.execute(
                 update(matches)
                 .where(matches.c.id == match_id, matches.c.token2_sha256.is_(None))
-                .values(token2_sha256=token_sha256)
+                .values(token2_sha256=token_sha256, name2=name)
             )
             return res.rowcount == 1
+
+    def mark_ready(self, match_id: str, seat: int) -> int:
+        """Store that ``seat`` (0/1) moved on from the finished deal (issue 10), in one
+        atomic update (two nodes marking both seats at once both count); returns the
+        mask of ready seats after it (bit 0 seat 1, bit 1 seat 2)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(matches).where(matches.c.id == match_id)
+                         .values(ready=matches.c.ready.op("|")(1 << seat)))
+            return int(conn.execute(select(matches.c.ready).where(matches.c.id == match_id)).scalar() or 0)
+
+    def resign(self, table: Table, prev_version: int, deal_number: int | None) -> None:
+        """Commit a resignation already applied to ``table``: the deal ``deal_number``
+        (if one was resigned) is won by the other seat, the match's ``resigned`` seat and
+        version.  Raises :class:`StorageError` if another writer moved the version first."""
+        with self.engine.begin() as conn:
+            _bump_version(conn, table, prev_version)
+            conn.execute(update(matches).where(matches.c.id == table.match_id).values(resigned=table.resigned))
+            if deal_number is not None:
+                d = table.deals[deal_number - 1]
+                conn.execute(update(deals).where(deals.c.match_id == table.match_id, deals.c.number == deal_number)
+                             .values(status="won", winner=d.winner, resigned=d.resigned))
+
+    def abandon(self, match_id: str) -> None:
+        """Close a match as abandoned (no move for too long)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(matches).where(matches.c.id == match_id).values(abandoned=True))
+
+    def quiet_matches(self, before: datetime) -> list[str]:
+        """Ids of matches not resigned nor abandoned whose last move (or creation) is
+        older than ``before``: candidates to close as abandoned (the caller checks that
+        the match is not over)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(matches.c.id, matches.c.last_move_at, matches.c.created_at)
+                .where(matches.c.abandoned.is_(False), matches.c.resigned.is_(None))
+            ).all()
+        out = []
+        for mid, last, created in rows:
+            t = last or created
+            if t is not None and t.tzinfo is None:
+                t = t.replace(tzinfo=UTC)
+            if t is not None and t < before:
+                out.append(mid)
+        return out
 
     def add_action(self, table: Table, seat: int, text: str, seq: int, prev_version: int) -> None:
         """Commit one accepted action (already applied to ``table``): append it to the
@@ -247,7 +303,8 @@ class Store:
 
     @staticmethod
     def _write_action(conn, r: ActionRow) -> StorageError | None:
-        res = conn.execute(_BUMP_VERSION, {"b_id": r.match_id, "b_prev": r.prev_version, "b_new": r.version})
+        res = conn.execute(_BUMP_VERSION, {"b_id": r.match_id, "b_prev": r.prev_version, "b_new": r.version,
+                                           "b_now": _now(), "b_bank1": r.bank_ms[0], "b_bank2": r.bank_ms[1]})
         if res.rowcount != 1:
             return StorageError(f"match {r.match_id}: version {r.prev_version} is no longer current")
         conn.execute(_INSERT_ACTION, {
@@ -266,6 +323,7 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 _bump_version(conn, table, prev_version)
+                conn.execute(update(matches).where(matches.c.id == table.match_id).values(ready=0))
                 self._insert_deal(conn, table.match_id, table.deal, now)
         except IntegrityError as exc:
             raise StorageError(f"match {table.match_id}: deal {table.deal.number} is already stored") from exc
@@ -297,7 +355,13 @@ class Store:
             opponent=m["opponent"], bot=m["bot"], invite=m["invite"],
             token_hashes=[m["token1_sha256"], m["token2_sha256"]], version=m["version"],
             match=match, created_at=_iso(m["created_at"]),
+            names=[m["name1"], m["name2"]], clock=m["clock"], bank=[m["bank1_ms"] / 1000, m["bank2_ms"] / 1000],
+            watch_key=m["watch_key"] or "", resigned=m["resigned"], abandoned=bool(m["abandoned"]),
         )
+        last = m["last_move_at"] or m["created_at"]
+        if last is not None and last.tzinfo is None:
+            last = last.replace(tzinfo=UTC)
+        table.last_move_at = last.timestamp() if last is not None else 0.0
         for row in deal_rows:
             state = match.new_deal(validate_deck(row["deck"]))
             if state.opener != row["opener"]:
@@ -310,10 +374,14 @@ class Store:
                 if a not in state.legal_actions():
                     raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {action_text!r} is not legal")
                 state.apply(a)
-            table.deals.append(DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state,
-                                        bool(row["test"])))
+            info = DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state,
+                            bool(row["test"]), row["resigned"])
+            table.deals.append(info)
             if state.is_over:
                 match.count(state)
+            elif info.resigned is not None:
+                match.count_result(1 - info.resigned)
+        table.ready = [bool(m["ready"] & 1), bool(m["ready"] & 2)]
         return table
 
     def match_ids(self) -> list[str]:

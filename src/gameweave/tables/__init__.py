@@ -9,13 +9,14 @@ See :class:`Table` and docs/PROTOCOL.md.
 from .choices import Choice, choice_of, progress, seat_choices
 from .decks import TestDeckError, TestDecks, read_test_decks
 from .help import all_profile_offers, check_new_match, formats_of, help_data, help_for_wire, profile_offers
+from .phrases import PHRASES, is_phrase
 from .table import (
-    DealInfo, Table, TableError, commitment, deck_text, hash_token, new_id, new_invite,
+    CLOCK_BANK, CLOCKS, MAX_NAME, check_name, DealInfo, Table, TableError, commitment, deck_text, hash_token, new_id, new_invite,
     new_token, secure_deck,
 )
 
 __all__ = [
-    "Choice", "DealInfo", "Table", "TableError", "TestDeckError", "TestDecks", "all_profile_offers",
+    "CLOCK_BANK", "CLOCKS", "MAX_NAME", "PHRASES", "check_name", "is_phrase", "Choice", "DealInfo", "Table", "TableError", "TestDeckError", "TestDecks", "all_profile_offers",
     "check_new_match", "choice_of", "commitment", "deck_text", "formats_of", "hash_token", "help_data",
     "help_for_wire", "new_id", "new_invite", "new_token", "profile_offers", "progress", "read_test_decks",
     "seat_choices", "secure_deck",

@@ -1,9 +1,11 @@
 """How to play, and what each profile offers a new match (RULES §V, R20).
 
-Every word shown to a person about the rules lives in one data file, ``help.json``
-beside this module (so it can become a translation catalog): per profile a title, a one
-line summary and sections; a glossary; first-deal tips; and the terminal's few prompts.
-The page reads it through ``GET /api/help``; ``gameweave play`` through ``help`` / ``?``.
+Every word shown to a person about the rules lives in the translation catalogs
+(:mod:`gameweave.i18n`, one source per string, Spanish and English): ``profile.<name>.title``
+and ``.summary``, ``help.<section>.title`` / ``.text``, ``glossary.<term>.term`` / ``.text``,
+``tips.<tip>``, ``terminal.<key>``.  ``help.json`` beside this module holds only the
+structure: which sections each profile's help has, the glossary's and the tips' order.
+The page reads it through ``GET /api/help?lang=``; ``gameweave play`` through ``help`` / ``?``.
 
 :func:`profile_offers` joins those words with the profile's options from
 :mod:`gameweave.engine.rules` for ``GET /api/profiles``; :func:`check_new_match` is the
@@ -17,23 +19,43 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from .. import i18n
 from ..engine import MATCH_FORMATS, PROFILE_NAMES, TABLAS_STAKES, OptionError, Rules, find_profile, match_options
 from ..engine.match import MAX_STAKE, MAX_TARGET
 
 
 @cache
-def help_data() -> dict[str, Any]:
-    """The parsed ``help.json``: ``{"profiles": {name: {"title", "summary", "sections":
-    [{"title", "text"}]}}, "glossary": [{"term", "text"}], "tips": [str], "terminal": {…}}``.
-    Raises :class:`OSError`/``ValueError`` only if the package is broken."""
+def help_structure() -> dict[str, Any]:
+    """The parsed ``help.json``: ``{"profiles": {name: [section ids]}, "glossary": [term
+    ids], "tips": [tip ids], "terminal": [keys]}``.  Raises :class:`OSError`/``ValueError``
+    only if the package is broken."""
     text = files("gameweave.tables").joinpath("help.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
 
-def help_for_wire() -> dict[str, Any]:
-    """The ``GET /api/help`` body: the profiles' help, the glossary and the tips."""
-    data = help_data()
+@cache
+def help_data(lang: str = "en") -> dict[str, Any]:
+    """How to play in ``lang`` (``es`` or ``en``; :class:`~gameweave.i18n.UnknownLanguage`
+    otherwise), from the catalogs in the order of ``help.json``: ``{"profiles": {name:
+    {"title", "summary", "sections": [{"title", "text"}]}}, "glossary": [{"term", "text"}],
+    "tips": [str], "terminal": {key: text}}``."""
+    t = i18n.messages(i18n.check_language(lang))
+    st = help_structure()
+    return {
+        "profiles": {name: {"title": t[f"profile.{name}.title"], "summary": t[f"profile.{name}.summary"],
+                            "sections": [{"title": t[f"help.{s}.title"], "text": t[f"help.{s}.text"]}
+                                         for s in secs]}
+                     for name, secs in st["profiles"].items()},
+        "glossary": [{"term": t[f"glossary.{g}.term"], "text": t[f"glossary.{g}.text"]} for g in st["glossary"]],
+        "tips": [t[f"tips.{k}"] for k in st["tips"]],
+        "terminal": {k: t[f"terminal.{k}"] for k in st["terminal"]},
+    }
+
+
+def help_for_wire(lang: str = "en") -> dict[str, Any]:
+    """The ``GET /api/help`` body in ``lang``: the profiles' help, the glossary and the tips."""
+    data = help_data(lang)
     return {"profiles": data["profiles"], "glossary": data["glossary"], "tips": data["tips"]}
 
 
@@ -97,4 +119,5 @@ def check_new_match(rules: Rules | str, fmt: str | None = None, target: int | No
     return match_options(profile, given)
 
 
-__all__ = ["all_profile_offers", "check_new_match", "formats_of", "help_data", "help_for_wire", "profile_offers"]
+__all__ = ["all_profile_offers", "check_new_match", "formats_of", "help_data", "help_for_wire", "help_structure",
+           "profile_offers"]

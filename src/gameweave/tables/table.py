@@ -13,14 +13,41 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass, field
+import unicodedata
+from dataclasses import dataclass, field, replace
 from typing import Any
 from collections.abc import Callable, Sequence
 
 from ..engine import (
     CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, find_profile, seat_view,
 )
+from ..engine.view import spectator_view
 from .choices import progress, seat_choices
+
+MAX_NAME = 24
+"""Longest player name, in characters (issue 10)."""
+
+CLOCKS = (60, 30)
+"""The clocks a match may have: seconds per decision (or none)."""
+
+CLOCK_BANK = {60: 30, 30: 15}
+"""The time bank of each seat for each clock, seconds: used up once a decision takes
+longer than the clock's seconds; a decision past both is played by the server."""
+
+
+def check_name(name: Any) -> str | None:
+    """A player's name, trimmed: None stays None (the page shows ``term.seat_n``).
+    Raises :class:`TableError` ``bad_name`` unless it is text of 1-24 characters with
+    no control character once trimmed."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise TableError("bad_name", "a name must be text", params={"max": MAX_NAME})
+    out = name.strip()
+    if not 1 <= len(out) <= MAX_NAME or any(unicodedata.category(ch).startswith("C") for ch in out):
+        raise TableError("bad_name", f"a name has 1 to {MAX_NAME} characters and no control characters",
+                         params={"max": MAX_NAME})
+    return out
 
 DeckSource = Callable[[], tuple[Sequence[int], str]]
 """A callable giving a new deal's ``(deck, salt)``: 40 card ints in R8 order and a hex salt."""
@@ -31,13 +58,15 @@ class TableError(Exception):
     ``illegal``, ``stale``, ``bad_token``, ``deal_over``, ``deal_not_over``,
     ``match_over``, ``malformed`` …); ``message`` is safe to show to the sender (it never
     holds the opponent's hand or the stock order, R21); ``version`` the current state
-    version or None."""
+    version or None; ``params`` the values the page fills into ``error.<code>``
+    (issue 10: errors travel as a code plus parameters)."""
 
-    def __init__(self, code: str, message: str, version: int | None = None):
+    def __init__(self, code: str, message: str, version: int | None = None, params: dict[str, Any] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.version = version
+        self.params = dict(params or {})
 
 
 # ---------------------------------------------------------------------------- secrets
@@ -99,11 +128,23 @@ class DealInfo:
     commitment: str
     state: GameState
     test: bool = False
+    resigned: int | None = None
 
     @property
     def over(self) -> bool:
-        """True once the deal is won or tablas."""
-        return self.state.is_over
+        """True once the deal is won or tablas, or a seat resigned it (``resigned``,
+        the seat index: it counts as won by the other seat, R20)."""
+        return self.state.is_over or self.resigned is not None
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``won`` or ``tablas`` (a resigned deal is ``won``)."""
+        return "won" if self.resigned is not None else self.state.status
+
+    @property
+    def winner(self) -> int:
+        """The winning seat index, or -1 (tablas or playing)."""
+        return 1 - self.resigned if self.resigned is not None else self.state.winner
 
 
 @dataclass
@@ -122,6 +163,16 @@ class Table:
         match: the engine :class:`Match` (score, opener of the next deal).
         deals: every deal so far; the last one is the current deal.
         created_at: ISO-8601 text.
+        names: each seat's name, or None (the page says "Player n").
+        clock: seconds per decision (60 or 30) or None; ``bank``: each seat's time bank
+            left, seconds.
+        watch_key: the spectators' secret (``/watch/<match_id>/<watch_key>``).
+        resigned: the seat index that resigned the match, or None.
+        abandoned: True once closed for having no move for too long.
+        ready: per seat, True once it moved on from the finished current deal.
+        away: per seat, True after two timeouts in a row, until it acts again (not
+            stored); ``timeouts``: timeouts in a row per seat.
+        last_move_at: wall-clock time (epoch seconds) of the last move, for abandoning.
     """
 
     match_id: str
@@ -136,6 +187,16 @@ class Table:
     match: Match
     deals: list[DealInfo] = field(default_factory=list)
     created_at: str = ""
+    names: list[str | None] = field(default_factory=lambda: [None, None])
+    clock: int | None = None
+    bank: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    watch_key: str = ""
+    resigned: int | None = None
+    abandoned: bool = False
+    ready: list[bool] = field(default_factory=lambda: [False, False])
+    away: list[bool] = field(default_factory=lambda: [False, False])
+    timeouts: list[int] = field(default_factory=lambda: [0, 0])
+    last_move_at: float = 0.0
 
     BOT_SEAT = 1
     """Seat index the server's bot plays (seat 2)."""
@@ -156,13 +217,20 @@ class Table:
         stake: int | None = None,
         tablas_stake: str | None = None,
         test: bool = False,
+        name: str | None = None,
+        clock: int | None = None,
+        clock_scale: float = 1.0,
     ) -> tuple[Table, str]:
         """A new match with its first deal dealt from ``deck`` (seat 1 opens, R9, or the
         seat drawn where the profile draws the first opener: §V, R20).  ``stake`` and
         ``tablas_stake`` (R20) default to the profile's; ``test``: ``deck`` is a test deck.
 
         Returns ``(table, seat-1 token)``.  Raises :class:`ValueError` for a bad format,
-        target or deck (an :class:`~gameweave.engine.OptionError` for bad options).
+        target or deck (an :class:`~gameweave.engine.OptionError` for bad options);
+        :class:`TableError` ``bad_name`` / ``bad_option`` for a bad ``name`` or ``clock``.
+        ``name``: seat 1's name (:func:`check_name`); ``clock``: seconds per decision
+        (:data:`CLOCKS`) or None; each seat's bank is :data:`CLOCK_BANK` times
+        ``clock_scale`` (a test setting).
         """
         if opponent not in ("bot", "friend"):
             raise ValueError("opponent must be 'bot' or 'friend'")
@@ -183,7 +251,14 @@ class Table:
             match=Match(rules=profile, format=format, target=target, first_opener=first,
                         stake=stake or 0, tablas_stake=tablas_stake or ""),
             created_at=created_at,
+            names=[check_name(name), None],
+            clock=clock,
+            bank=[CLOCK_BANK.get(clock or 0, 0) * clock_scale] * 2,
+            watch_key=new_invite(),
         )
+        if clock is not None and clock not in CLOCKS:
+            raise TableError("bad_option", f"'clock' is one of {', '.join(map(str, CLOCKS))} seconds or null",
+                             params={"detail": "clock"})
         table.add_deal(deck, salt, test)
         return table, token
 
@@ -195,6 +270,7 @@ class Table:
         info = DealInfo(len(self.deals) + 1, state.deck, salt, commitment(state.deck, salt), state, bool(test))
         self.deals.append(info)
         self.version += 1
+        self.ready = [False, False]
         return info
 
     # ------------------------------------------------------------------ queries
@@ -218,6 +294,30 @@ class Table:
         """True when seat 2 is taken (a bot, or a friend who joined)."""
         return self.opponent == "bot" or self.token_hashes[1] is not None
 
+    @property
+    def match_over(self) -> bool:
+        """True once the match has a winner (R20), was resigned or was abandoned."""
+        return self.match.is_over or self.resigned is not None or self.abandoned
+
+    @property
+    def winner(self) -> int:
+        """The match winner's seat index, or -1 (none yet, or abandoned)."""
+        if self.resigned is not None:
+            return 1 - self.resigned
+        return self.match.winner if self.match.is_over else -1
+
+    @property
+    def playing(self) -> bool:
+        """True while the current deal is being played in a match still going."""
+        return not self.deal.over and not self.match_over
+
+    def waiting_for(self) -> list[int]:
+        """Seat indexes still to move on from the finished deal before the next one is
+        dealt (a bot is always ready); empty while a deal is played or the match is over."""
+        if not self.deal.over or self.match_over:
+            return []
+        return [s for s in (0, 1) if self.has_person(s) and not self.ready[s]]
+
     def has_person(self, seat: int) -> bool:
         """True if ``seat`` (0/1) is played by a person."""
         return seat == 0 or self.opponent == "friend"
@@ -240,7 +340,7 @@ class Table:
 
     def bot_to_act(self) -> bool:
         """True when the server's bot must act now."""
-        return self.opponent == "bot" and not self.state.is_over and self.state.to_act == self.BOT_SEAT
+        return self.opponent == "bot" and self.playing and self.state.to_act == self.BOT_SEAT
 
     # ------------------------------------------------------------------ the order of checks
     def check_action(self, seat: Any, token: Any, action: Any, version: Any) -> int:
@@ -252,13 +352,17 @@ class Table:
         ``illegal``, ``stale``, ``malformed``); the table is unchanged.
         """
         st = self.state
-        if st.is_over:
-            raise TableError("deal_over", f"deal {self.deal.number} is over ({st.status})", self.version)
+        if self.match_over and not self.deal.over:
+            raise TableError("match_over", "the match is over", self.version)
+        if self.deal.over:
+            raise TableError("deal_over", f"deal {self.deal.number} is over ({self.deal.status})", self.version,
+                             params={"n": self.deal.number})
         if not self.token_ok(seat, token):
             raise TableError("bad_token", "that token does not hold this seat", self.version)
         if st.to_act != seat:
             raise TableError(
-                "not_your_turn", f"it is seat {st.to_act + 1}'s decision, not seat {seat + 1}'s", self.version
+                "not_your_turn", f"it is seat {st.to_act + 1}'s decision, not seat {seat + 1}'s", self.version,
+                params={"seat": st.to_act + 1},
             )
         if not isinstance(action, str):
             raise TableError("malformed", "'action' must be §VII action text", self.version)
@@ -301,9 +405,10 @@ class Table:
         """Check a ``next_deal`` request: deal over -> match not over -> token valid ->
         version current.  Raises :class:`TableError` (``deal_not_over``, ``match_over``,
         ``bad_token``, ``stale``, ``malformed``)."""
-        if not self.state.is_over:
-            raise TableError("deal_not_over", f"deal {self.deal.number} is still being played", self.version)
-        if self.match.is_over:
+        if not self.deal.over:
+            raise TableError("deal_not_over", f"deal {self.deal.number} is still being played", self.version,
+                             params={"n": self.deal.number})
+        if self.match_over:
             raise TableError("match_over", "the match is over", self.version)
         if not self.token_ok(seat, token):
             raise TableError("bad_token", "that token does not hold this seat", self.version)
@@ -311,6 +416,45 @@ class Table:
             raise TableError("malformed", "'version' must be a whole number", self.version)
         if version != self.version:
             raise TableError("stale", f"state version {version} is not current ({self.version})", self.version)
+
+    def mark_ready(self, seat: int) -> bool:
+        """Seat ``seat`` moves on from the finished deal (after :meth:`check_next_deal`);
+        True when every seat is ready, so the next deal may be dealt (a bot is always
+        ready; issue 10: each seat's own pace)."""
+        self.ready[seat] = True
+        return not self.waiting_for()
+
+    def check_resign(self, seat: Any, token: Any, scope: Any, version: Any) -> None:
+        """Check a ``resign``: scope -> match not over -> token -> (a deal: being played)
+        -> version current.  Raises :class:`TableError` (``malformed``, ``match_over``,
+        ``bad_token``, ``deal_over``, ``stale``)."""
+        if scope not in ("deal", "match"):
+            raise TableError("malformed", "'scope' must be 'deal' or 'match'", self.version)
+        if self.match_over:
+            raise TableError("match_over", "the match is over", self.version)
+        if not self.token_ok(seat, token):
+            raise TableError("bad_token", "that token does not hold this seat", self.version)
+        if scope == "deal" and self.deal.over:
+            raise TableError("deal_over", f"deal {self.deal.number} is over", self.version,
+                             params={"n": self.deal.number})
+        if type(version) is not int:
+            raise TableError("malformed", "'version' must be a whole number", self.version)
+        if version != self.version:
+            raise TableError("stale", f"state version {version} is not current ({self.version})", self.version)
+
+    def resign(self, seat: int, scope: str) -> int | None:
+        """Seat ``seat`` resigns the current deal (it counts as won by the other seat,
+        R20) or the whole match (the other seat wins it; a deal being played is resigned
+        with it).  Bumps the version.  Returns the number of the deal resigned, or None."""
+        resigned_deal = None
+        if not self.deal.over:
+            self.deal.resigned = seat
+            self.match.count_result(1 - seat)
+            resigned_deal = self.deal.number
+        if scope == "match":
+            self.resigned = seat
+        self.version += 1
+        return resigned_deal
 
     # ------------------------------------------------------------------ what a seat may see
     def opponent_info(self, seat: int, connected: bool = False) -> dict[str, Any]:
@@ -334,13 +478,52 @@ class Table:
                 "base": m.stake, "tablas_stake": m.tablas_stake}
 
     def seats_info(self) -> dict[str, dict[str, Any]]:
-        """Who plays each seat: ``{"1": {"kind": "person", "bot": None}, "2": {"kind":
-        "bot", "bot": "greedy"}}`` (for a replay, where either seat may look)."""
+        """Who plays each seat: ``{"1": {"kind": "person", "bot": None, "name": "Ana"},
+        "2": {"kind": "bot", "bot": "greedy", "name": None}}`` (for a replay and the
+        record, where either seat may look)."""
         two = {"kind": "bot", "bot": self.bot} if self.opponent == "bot" else {"kind": "person", "bot": None}
-        return {"1": {"kind": "person", "bot": None}, "2": two}
+        return {"1": {"kind": "person", "bot": None, "name": self.names[0]}, "2": {**two, "name": self.names[1]}}
 
-    def match_info(self, seat: int, opponent_connected: bool = False) -> dict[str, Any]:
-        """The ``match`` object of a state frame for ``seat`` (0/1)."""
+    def players(self, online: Sequence[bool] = (False, False)) -> dict[str, dict[str, Any]]:
+        """The ``match.players`` object: per seat ``name`` (or None), ``kind``, ``bot``,
+        ``online`` (given by the server: socket open and heard from lately; a bot is
+        always online), ``away`` (two timeouts in a row) and ``ready`` (moved on from
+        the finished deal, or a bot)."""
+        info = self.seats_info()
+        out = {}
+        for s in (0, 1):
+            person = self.has_person(s)
+            out[str(s + 1)] = {
+                "name": self.names[s], "kind": info[str(s + 1)]["kind"], "bot": info[str(s + 1)]["bot"],
+                "online": bool(online[s]) if person else True, "away": self.away[s] if person else False,
+                "ready": self.ready[s] or not person,
+            }
+        return out
+
+    def watch_url(self) -> str:
+        """``/watch/<match_id>/<watch_key>``: the spectators' address."""
+        return f"/watch/{self.match_id}/{self.watch_key}"
+
+    def last_deal(self) -> int | None:
+        """The number of the last finished deal, or None."""
+        for d in reversed(self.deals):
+            if d.over:
+                return d.number
+        return None
+
+    def match_info(self, seat: int | None, opponent_connected: bool = False, *,
+                   online: Sequence[bool] | None = None, clock: dict[str, Any] | None = None,
+                   spectators: int = 0) -> dict[str, Any]:
+        """The ``match`` object of a state frame for ``seat`` (0/1, or None for a
+        spectator: no invite, no watch address).  ``online`` per seat (default: the
+        seat itself and ``opponent_connected`` for the other), ``clock`` the server's
+        clock object (or None), ``spectators`` how many watch."""
+        if online is None:
+            online = [True, True] if seat is None else [False, False]
+            if seat is not None:
+                online[seat] = True
+                online[1 - seat] = opponent_connected
+        waiting = self.waiting_for()
         return {
             "id": self.match_id,
             "rules": self.rules,
@@ -349,12 +532,21 @@ class Table:
             "score": self.score(),
             "results": [w + 1 if w >= 0 else None for w in self.match.results],
             "deal_number": self.deal.number,
-            "over": self.match.is_over,
-            "winner": self.match.winner + 1 if self.match.is_over else None,
-            "opponent": self.opponent_info(seat, opponent_connected),
+            "over": self.match_over,
+            "winner": self.winner + 1 if self.winner >= 0 else None,
+            "opponent": self.opponent_info(0 if seat is None else seat,
+                                           bool(online[1]) if seat is None else opponent_connected),
             "invite_url": self.invite_url() if seat == 0 and not self.joined else None,
             "stakes": self.stakes(),
             "test": self.test,
+            "players": self.players(online),
+            "waiting_for": [s + 1 for s in waiting],
+            "last_deal": self.last_deal(),
+            "resigned": self.resigned + 1 if self.resigned is not None else None,
+            "abandoned": self.abandoned,
+            "clock": clock,
+            "watch_url": self.watch_url() if seat is not None else None,
+            "spectators": spectators,
         }
 
     def invite_url(self) -> str | None:
@@ -365,32 +557,73 @@ class Table:
         """The ``deal`` object: number, commitment, and the reveal once it has ended."""
         d = self.deals[-1] if n is None else self.deals[n - 1]
         reveal = {"deck": deck_text(d.deck), "salt": d.salt} if d.over else None
-        return {"number": d.number, "commitment": d.commitment, "reveal": reveal, "test": d.test}
+        return {"number": d.number, "commitment": d.commitment, "reveal": reveal, "test": d.test,
+                "resigned": d.resigned + 1 if d.resigned is not None else None}
 
-    def state_frame(self, seat: int, opponent_connected: bool = False) -> dict[str, Any]:
+    def _view(self, seat: int) -> Any:
+        """The seat's :class:`~gameweave.engine.SeatView`; a deal ended by resignation
+        (or a match closed) shows as over: no decision, no legal action, the opponent's
+        hand revealed as at any deal end (R21 allows it once the deal is over)."""
+        view = seat_view(self.state, seat)
+        if self.state.is_over or (not self.deal.over and not self.match_over):
+            return view
+        if not self.deal.over:  # an abandoned match: nothing to decide, nothing revealed
+            return replace(view, to_act=-1, decision=None, legal=())
+        other = seat_view(self.state, 1 - seat).hand
+        return replace(view, status="won", winner=self.deal.winner, to_act=-1, decision=None, legal=(),
+                       opponent_hand=other)
+
+    def state_frame(self, seat: int, opponent_connected: bool = False, **info: Any) -> dict[str, Any]:
         """The ``state`` frame for ``seat`` (0/1): version, match, deal, the seat's own
         view only (R21), its ``choices`` (one per legal action, in ``view.legal`` order)
-        and the deal's ``progress`` (:mod:`gameweave.tables.choices`)."""
-        view = seat_view(self.state, seat)
+        and the deal's ``progress`` (:mod:`gameweave.tables.choices`).  ``info``: the
+        server's ``online``, ``clock`` and ``spectators`` for :meth:`match_info`."""
+        view = self._view(seat)
         return {
             "type": "state",
             "version": self.version,
             "seat": seat + 1,
-            "match": self.match_info(seat, opponent_connected),
+            "match": self.match_info(seat, opponent_connected, **info),
             "deal": self.deal_info(),
             "view": view.to_dict(),
             "choices": [c.to_dict() for c in seat_choices(view)],
             "progress": progress(view),
         }
 
+    def spectator_frame(self, **info: Any) -> dict[str, Any]:
+        """The ``state`` frame for a spectator (``"seat": null``): the third-party view
+        (:func:`~gameweave.engine.view.spectator_view`, R21: no hand of either seat and
+        no legal action until the deal ends, then both hands), no choices."""
+        sv = spectator_view(self.state)
+        view = sv.to_dict()
+        if self.deal.over and not self.state.is_over:  # resigned: the deal is over, reveal both hands
+            hands = (seat_view(self.state, 0).hand, seat_view(self.state, 1).hand)
+            view = replace(sv, status="won", winner=self.deal.winner, to_act=-1, decision=None,
+                           hands=hands).to_dict()
+        elif self.match_over and not self.deal.over:
+            view = replace(sv, to_act=-1, decision=None).to_dict()
+        return {
+            "type": "state",
+            "version": self.version,
+            "seat": None,
+            "match": self.match_info(None, **info),
+            "deal": self.deal_info(),
+            "view": view,
+            "choices": [],
+            "progress": {"melded": dict(view["table_counts"]),
+                         "one_from_eleven": [s + 1 for s in (0, 1) if sv.table_counts[s] == 10]},
+        }
+
     def status_for(self, seat: int) -> str:
         """``waiting_for_opponent``, ``your_turn``, ``their_turn``, ``deal_over`` or
         ``match_over`` from ``seat``'s side."""
-        if self.match.is_over:
+        if self.abandoned:
+            return "abandoned"
+        if self.match_over:
             return "match_over"
         if not self.joined:
             return "waiting_for_opponent"
-        if self.state.is_over:
+        if self.deal.over:
             return "deal_over"
         return "your_turn" if self.state.to_act == seat else "their_turn"
 
@@ -404,14 +637,17 @@ class Table:
             "format": self.format,
             "target": self.target,
             "score": self.score(),
-            "over": self.match.is_over,
-            "winner": self.match.winner + 1 if self.match.is_over else None,
+            "over": self.match_over,
+            "winner": self.winner + 1 if self.winner >= 0 else None,
             "deal_number": self.deal.number,
             "status": self.status_for(seat),
             "table_url": f"/table/{self.match_id}",
             "created_at": self.created_at,
             "stakes": self.stakes(),
             "test": self.test,
+            "players": self.players(),
+            "resigned": self.resigned + 1 if self.resigned is not None else None,
+            "clock": self.clock,
         }
 
     def record(self, n: int) -> dict[str, Any]:
@@ -419,21 +655,24 @@ class Table:
         commitment, result, and ``test`` (dealt from a test deck: no fair-shuffle claim).  Raises :class:`TableError` ``unknown_deal`` or
         ``deal_not_over``."""
         if not isinstance(n, int) or not 1 <= n <= len(self.deals):
-            raise TableError("unknown_deal", f"this match has no deal {n}")
+            raise TableError("unknown_deal", f"this match has no deal {n}", params={"n": n})
         d = self.deals[n - 1]
         if not d.over:
-            raise TableError("deal_not_over", f"deal {n} is still being played; its record comes when it ends")
+            raise TableError("deal_not_over", f"deal {n} is still being played; its record comes when it ends",
+                             params={"n": n})
         st = d.state
         return {
             "record": GameRecord.from_state(st).to_dict(),
             "salt": d.salt,
             "commitment": d.commitment,
-            "result": {"status": st.status, "winner": st.winner + 1 if st.winner >= 0 else None},
+            "result": {"status": d.status, "winner": d.winner + 1 if d.winner >= 0 else None,
+                       "resigned": d.resigned + 1 if d.resigned is not None else None},
             "test": d.test,
+            "seats": self.seats_info(),
         }
 
 
 __all__ = [
-    "DealInfo", "DeckSource", "Table", "TableError", "commitment", "deck_text", "hash_token",
+    "CLOCKS", "CLOCK_BANK", "MAX_NAME", "check_name", "DealInfo", "DeckSource", "Table", "TableError", "commitment", "deck_text", "hash_token",
     "new_id", "new_invite", "new_token", "secure_deck",
 ]

@@ -1,6 +1,8 @@
 // Talking to the server: the documented HTTP routes and the WebSocket protocol
 // (docs/PROTOCOL.md), and the seats this browser holds (localStorage).
 
+import { errorText, lang } from "./i18n.js";
+
 const SEATS_KEY = "gameweave.seats";
 
 /** The seats this browser holds: {match_id: {seat, token, opponent, created}}. */
@@ -29,25 +31,29 @@ export function forgetSeat(matchId) {
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));
 }
 
-/** An HTTP error with the server's {"error": {"code", "message"}} body. */
+/** An HTTP error with the server's error body: {code, message (English, for logs),
+ * params} (bare or under "error").  `.message` is the catalog's words for the code in the
+ * page's language (error.<code>), `.english` the server's own text. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
-    super(message);
+  constructor(status, code, english, params = {}) {
+    super(errorText({ code, params }, "page.error.http"));
     this.status = status;
     this.code = code;
+    this.params = params || {};
+    this.english = english;
   }
 }
 
-/** JSON request; throws ApiError with a readable message on any failure. */
+/** JSON request; throws ApiError (its message in the page's language) on any failure. */
 export async function api(method, path, { body, token } = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new ApiError(0, "network", "The server cannot be reached. Is `gameweave serve` still running?");
+    throw new ApiError(0, "network", "The server cannot be reached.");
   }
   let data = null;
   try {
@@ -56,26 +62,38 @@ export async function api(method, path, { body, token } = {}) {
     data = null;
   }
   if (!res.ok) {
-    const err = (data && data.error) || {};
-    let msg = err.message;
-    if (!msg && data && data.detail) msg = typeof data.detail === "string" ? data.detail : "The request was not accepted.";
-    throw new ApiError(res.status, err.code || String(res.status), msg || `The server answered ${res.status}.`);
+    const err = (data && (data.error || (data.code ? data : null))) || {};
+    const code = err.code || (res.status === 422 ? "malformed" : res.status === 404 ? "not_found" : "server_error");
+    throw new ApiError(res.status, code, err.message || String(res.status), err.params || {});
   }
   return data;
+}
+
+/** The heartbeat's period (presence: the server calls a seat offline after 12 s). */
+export const HEARTBEAT_MS = 5000;
+
+/** The heartbeat period in ms: HEARTBEAT_MS, or localStorage gameweave.heartbeat_ms (tests
+ * with a short presence timeout set it lower). */
+function heartbeatMs() {
+  const v = Number(localStorage.getItem("gameweave.heartbeat_ms"));
+  return v > 0 ? v : HEARTBEAT_MS;
 }
 
 /**
  * One table's live connection: sends hello, then actions; reconnects by itself after a
  * lost connection (backoff 0.5 s doubling to 5 s).
  *
- * Callbacks: onState(frame), onError(frame),
- * onStatus("connecting"|"open"|"lost"|"replaced"|"closed").
+ * Callbacks: onState(frame), onError(frame), onPhrase(frame) (optional),
+ * onStatus("connecting"|"open"|"lost"|"replaced"|"closed").  A seat says hello with its
+ * token; a spectator (`seat` null) with the match's watch key.  A heartbeat goes every
+ * 5 s (presence, PROTOCOL: online = socket open and a frame within 12 s).
  */
 export class TableSocket {
-  constructor(matchId, seat, token, callbacks) {
+  constructor(matchId, seat, token, callbacks, { watch = null } = {}) {
     this.matchId = matchId;
     this.seat = seat;
     this.token = token;
+    this.watch = watch;
     this.cb = callbacks;
     this.ws = null;
     this.closed = false;
@@ -103,9 +121,10 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.delay = 500;
-      ws.send(JSON.stringify({ type: "hello", seat: this.seat, token: this.token }));
+      const hello = this.watch ? { type: "hello", watch: this.watch } : { type: "hello", seat: this.seat, token: this.token };
+      ws.send(JSON.stringify(hello));
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+      this.pingTimer = setInterval(() => this.send({ type: "heartbeat" }), heartbeatMs());
     };
     ws.onmessage = (ev) => {
       let frame;
@@ -118,9 +137,11 @@ export class TableSocket {
         this.everOpen = true;
         this.cb.onStatus("open");
         this.cb.onState(frame);
+      } else if (frame.type === "phrase") {
+        if (this.cb.onPhrase) this.cb.onPhrase(frame);
       } else if (frame.type === "error") {
         this.cb.onError(frame);
-        if (frame.code === "bad_token" || frame.code === "unknown_match") {
+        if (frame.code === "bad_token" || frame.code === "unknown_match" || frame.code === "bad_watch_key") {
           this.close();
         }
       }

@@ -1,8 +1,11 @@
 // The single-page app: routes on location.pathname (the server serves index.html for
-// /, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n}).
+// /, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n}, /watch/{id}/{key}).  The
+// language's catalog is loaded first (i18n.js); the lang-switch re-renders the page.
 
 import { renderLobby } from "./lobby.js";
-import { openTable, joinAndOpen } from "./table.js";
+import { openTable, joinAndOpen, openWatch } from "./table.js";
+import { loadLanguage, preferredLanguage, setupLangSwitch, t } from "./i18n.js";
+import { setupSoundToggle } from "./attention.js";
 import { openReplay } from "./replay.js";
 import { h, setupMotionToggle } from "./ui.js";
 
@@ -25,11 +28,13 @@ function route() {
     current = openTable(main, parts[1], { go });
   } else if (parts[0] === "join" && parts.length === 3) {
     current = joinAndOpen(main, parts[1], parts[2], { go });
+  } else if (parts[0] === "watch" && parts.length === 3) {
+    current = openWatch(main, parts[1], parts[2], { go });
   } else if (parts[0] === "replay" && parts.length === 3) {
     current = openReplay(main, parts[1], Number(parts[2]), { go });
   } else {
     main.replaceChildren(
-      h("section", { class: "panel" }, h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))),
+      h("section", { class: "panel" }, h("h1", {}, t("page.no_such_page")), h("p", {}, h("a", { href: "/" }, t("page.back_to_lobby")))),
     );
   }
 }
@@ -43,4 +48,11 @@ document.addEventListener("click", (ev) => {
 });
 window.addEventListener("popstate", route);
 setupMotionToggle();
-route();
+setupSoundToggle(document.getElementById("sound-toggle"));
+loadLanguage(preferredLanguage())
+  .catch(() => loadLanguage("en"))
+  .catch(() => {})
+  .then(() => {
+    setupLangSwitch(document.getElementById("lang-switch"), route);
+    route();
+  });

@@ -2,13 +2,16 @@
 // second cue (a tinted face with a suit-shaped corner mark) so colour is never the only
 // signal.  Card names on the wire are canonical text: "7h", "Ks", "Ac" (R3).
 
+import { t, tn } from "./i18n.js";
+
 export const RANKS = "A234567JQK";
 export const SUITS = "cdhs";
 export const SUIT_SYMBOLS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-export const SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-export const RANK_NAMES = {
-  A: "ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", J: "jack", Q: "queen", K: "king",
-};
+
+/** A suit's name in the page's language (page.suit.c|d|h|s). */
+const suitName = (s) => t(`page.suit.${s}`);
+/** A rank's spoken name: ace, jack, queen, king from the catalog (page.rank.*), digits as is. */
+const rankName = (r) => ("AJQK".includes(r) ? t(`page.rank.${r}`) : r);
 
 /** Index 0..39 of a card name (rank * 4 + suit), so that index order is hand order (R4). */
 export function cardIndex(name) {
@@ -20,9 +23,9 @@ export function handOrder(names) {
   return [...names].sort((a, b) => cardIndex(a) - cardIndex(b));
 }
 
-/** "7 of hearts", "king of spades" — the spoken name of a card. */
+/** "7 of hearts", "king of spades" ("7 de corazones") — the spoken name of a card. */
 export function spoken(name) {
-  return `${RANK_NAMES[name[0]]} of ${SUIT_NAMES[name[1]]}`;
+  return t("page.card.spoken", { rank: rankName(name[0]), suit: suitName(name[1]) });
 }
 
 /** "7♥" — short printed name of a card. */
@@ -77,11 +80,11 @@ export function cardEl(name, opts = {}) {
 }
 
 /** A face-down card (stock, opponent's hand). */
-export function backEl(size = "md", label = "face-down card") {
+export function backEl(size = "md", label = null) {
   const el = document.createElement("span");
   el.className = `card back ${size}`;
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
+  el.setAttribute("aria-label", label ?? t("page.card.face_down"));
   return el;
 }
 
@@ -108,8 +111,8 @@ export function deadGrid(dead) {
   grid.className = "dead-grid";
   grid.setAttribute("role", "img");
   grid.setAttribute("aria-label", set.size
-    ? `${set.size} dead card${set.size === 1 ? "" : "s"}: ${spokenList(handOrder([...set]))}`
-    : "no dead cards yet");
+    ? tn("page.card.dead_list", set.size, { cards: spokenList(handOrder([...set])) })
+    : t("page.card.no_dead"));
   for (const s of SUITS) {
     const row = document.createElement("span");
     row.className = `dead-row ${isRed(`A${s}`) ? "red" : "black"}`;

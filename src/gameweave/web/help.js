@@ -1,22 +1,25 @@
 // How to play: the rules of a profile, the glossary and first-deal tips, in a dialog
 // (data-testid=help) opened from the lobby and the table.  Every word comes from the
-// server's help data (GET /api/help, one data file in the package) — none is written here
-// but the dialog's own frame.
+// server's help data in the page's language (GET /api/help?lang=es|en, from the catalogs'
+// help.* / glossary.* / tips.* keys) — the dialog's own frame comes from page.help.*.
 
 import { api } from "./api.js";
+import { lang, t } from "./i18n.js";
 import { h } from "./ui.js";
 
-let cached = null;
+const cached = {};
 
-/** The help data {profiles: {name: {title, summary, sections}}, glossary, tips}, fetched once. */
+/** The help data {profiles: {name: {title, summary, sections}}, glossary, tips} in the
+ * page's language, fetched once per language. */
 export function loadHelp() {
-  if (!cached) {
-    cached = api("GET", "/api/help").catch((err) => {
-      cached = null;
+  const l = lang();
+  if (!cached[l]) {
+    cached[l] = api("GET", `/api/help?lang=${encodeURIComponent(l)}`).catch((err) => {
+      delete cached[l];
       throw err;
     });
   }
-  return cached;
+  return cached[l];
 }
 
 /** The title of profile `name` from the help data, or the name itself until it loads. */
@@ -42,10 +45,10 @@ function profileBody(p) {
  */
 export function openHelp(name, focusBack = null) {
   document.querySelector("dialog[data-testid=help]")?.remove();
-  const body = h("div", { class: "help-body" }, h("p", {}, "Loading the rules…"));
-  const close = h("button", { type: "button", class: "btn small", "data-testid": "close-help" }, "Close");
+  const body = h("div", { class: "help-body" }, h("p", {}, t("page.help.loading")));
+  const close = h("button", { type: "button", class: "btn small", "data-testid": "close-help" }, t("page.help.close"));
   const dlg = h("dialog", { class: "help-dialog", "data-testid": "help", "aria-labelledby": "help-title" },
-    h("div", { class: "help-head" }, h("h2", { id: "help-title" }, "How to play"), close), body);
+    h("div", { class: "help-head" }, h("h2", { id: "help-title" }, t("page.how_to_play")), close), body);
   let gone = false;
   const done = () => {
     if (gone) return;
@@ -67,22 +70,22 @@ export function openHelp(name, focusBack = null) {
     const rulesBox = h("div", { class: "help-rules", "data-testid": "help-rules" });
     const show = (n) => {
       rulesBox.dataset.rules = n;
-      rulesBox.replaceChildren(...(profiles[n] ? profileBody(profiles[n]) : [h("p", {}, "No rules for this profile.")]));
+      rulesBox.replaceChildren(...(profiles[n] ? profileBody(profiles[n]) : [h("p", {}, t("page.help.no_rules"))]));
     };
     const current = profiles[name] ? name : names[0];
-    const pick = h("select", { "aria-label": "Rules", "data-testid": "help-profile" },
+    const pick = h("select", { "aria-label": t("page.lobby.rules"), "data-testid": "help-profile" },
       names.map((n) => h("option", { value: n, selected: n === current }, profiles[n].title || n)));
     pick.addEventListener("change", () => show(pick.value));
     show(current);
     body.replaceChildren(
-      h("section", {}, h("div", { class: "help-pick" }, h("h3", {}, "Rules"), pick), rulesBox),
-      h("section", { class: "help-glossary" }, h("h3", {}, "Words of the game"),
+      h("section", {}, h("div", { class: "help-pick" }, h("h3", {}, t("page.lobby.rules")), pick), rulesBox),
+      h("section", { class: "help-glossary" }, h("h3", {}, t("page.help.glossary")),
         h("dl", {}, (d.glossary || []).flatMap((g) => [h("dt", {}, g.term), h("dd", {}, g.text)]))),
-      h("section", { class: "help-tips" }, h("h3", {}, "Your first deal"),
-        h("ul", {}, (d.tips || []).map((t) => h("li", {}, t)))),
+      h("section", { class: "help-tips" }, h("h3", {}, t("page.help.tips")),
+        h("ul", {}, (d.tips || []).map((tip) => h("li", {}, tip)))),
     );
   }, (err) => {
-    body.replaceChildren(h("p", { class: "error" }, `The rules could not be loaded: ${err.message}`));
+    body.replaceChildren(h("p", { class: "error" }, t("page.help.failed", { why: err.message })));
   });
   return dlg;
 }

@@ -4,38 +4,35 @@
 
 import { api, forgetSeat, loadSeats, saveSeat } from "./api.js";
 import { openHelp } from "./help.js";
+import { has, lang, t } from "./i18n.js";
 import { h, toast } from "./ui.js";
-import { opponentName, stakesLine } from "./words.js";
+import { nameProblem, opponentName, stakesLine } from "./words.js";
 
-const STATUS_WORDS = {
-  waiting_for_opponent: "waiting for your friend to join",
-  your_turn: "your turn",
-  their_turn: "their turn",
-  deal_over: "deal over — next deal waiting",
-  match_over: "match over",
-};
+/** A match's status in the list (page.status.<status>). */
+const statusWords = (status) => t(`page.status.${status}`);
 
 const SETTINGS_KEY = "gameweave.lobby";
 const TARGET_MAX = 99;
 
 /** The profile list used until (or if) GET /api/profiles answers: the default one only. */
 const FALLBACK_PROFILES = [{
-  name: "gameweave", title: "Gameweave", summary: "no rearranging", rearranging: false, force_back: false,
+  name: "gameweave", title: "Gameweave", summary: "", rearranging: false, force_back: false,
   formats: ["first_to", "tally"], default_format: "first_to", default_target: 3, stake: null,
 }];
 
-const FORMAT_WORDS = {
-  first_to: "First to",
-  tally: "Running tally (no end)",
-  stakes: "Stakes (no end): the loser of a deal pays the stake",
-};
+/** A profile's title and summary in the page's language (profile.<name>.title|summary),
+ * the server's English where the catalog has none. */
+function profileTitleText(p) {
+  return has(`profile.${p.name}.title`) ? t(`profile.${p.name}.title`) : p.title || p.name;
+}
+function profileSummaryText(p) {
+  return has(`profile.${p.name}.summary`) ? t(`profile.${p.name}.summary`) : p.summary || "";
+}
 
-const TABLAS_WORDS = {
-  double: "doubles the next stake",
-  carry: "carries the stake into the next deal",
-};
+/** The clock choices of POST /api/matches (seconds per decision; null: no clock). */
+const CLOCKS = [null, 60, 30];
 
-/** The remembered lobby settings ({rules, format, target, stake, tablas_stake, bot}) or {}. */
+/** The remembered lobby settings ({rules, format, target, stake, tablas_stake, bot, clock, name}) or {}. */
 export function loadSettings() {
   try {
     const v = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}");
@@ -58,12 +55,12 @@ function saveSettings(s) {
  * `max` (the profile's max_target, 99; nothing is clamped or rounded silently).
  */
 export function targetProblem(text, max = TARGET_MAX) {
-  const t = String(text ?? "").trim();
-  if (!t) return `Enter how many won deals win the match (a whole number from 1 to ${max}).`;
-  if (!/^[0-9]+$/.test(t)) return `"${t}" is not a whole number: enter a number of won deals from 1 to ${max}.`;
-  const n = Number(t);
-  if (n < 1) return `A match needs at least 1 won deal: enter a number from 1 to ${max}.`;
-  if (n > max) return `${n} won deals is more than the ${max} a match may need: enter a number from 1 to ${max}.`;
+  const v = String(text ?? "").trim();
+  if (!v) return t("page.lobby.target_empty", { max });
+  if (!/^[0-9]+$/.test(v)) return t("page.lobby.target_not_number", { text: v, max });
+  const n = Number(v);
+  if (n < 1) return t("page.lobby.target_small", { max });
+  if (n > max) return t("page.lobby.target_big", { n, max });
   return null;
 }
 
@@ -75,29 +72,29 @@ function rulesChooser(saved) {
   rulesSelect.setAttribute("aria-describedby", "rules-summary");
   const target = h("input", {
     type: "text", id: "target", value: String(saved.target ?? 3), inputmode: "numeric", size: 3,
-    "aria-label": "Won deals needed", "data-testid": "target", "aria-describedby": "target-problem",
+    "aria-label": t("page.lobby.target_label"), "data-testid": "target", "aria-describedby": "target-problem",
   });
   const problem = h("p", { class: "error small", id: "target-problem", "data-testid": "target-problem", role: "alert", hidden: true });
-  const stake = h("input", { type: "text", id: "stake", inputmode: "numeric", size: 3, value: String(saved.stake ?? 1), "aria-label": "Stake", "data-testid": "stake" });
-  const tablas = h("select", { id: "tablas-stake", "data-testid": "tablas-stake", "aria-label": "After tablas" });
+  const stake = h("input", { type: "text", id: "stake", inputmode: "numeric", size: 3, value: String(saved.stake ?? 1), "aria-label": t("term.stake"), "data-testid": "stake" });
+  const tablas = h("select", { id: "tablas-stake", "data-testid": "tablas-stake", "aria-label": t("page.lobby.after_tablas") });
   const radios = {};
   const labels = {};
   for (const f of ["first_to", "tally", "stakes"]) {
     radios[f] = h("input", { type: "radio", name: "format", value: f, id: `fmt-${f}`, "data-testid": `format-${f}` });
   }
-  labels.first_to = h("label", { for: "fmt-first_to", class: "radio" }, radios.first_to, " First to ", target, " won deals");
-  labels.tally = h("label", { for: "fmt-tally", class: "radio" }, radios.tally, " ", FORMAT_WORDS.tally);
+  labels.first_to = h("label", { for: "fmt-first_to", class: "radio" }, radios.first_to, " ", t("page.lobby.first_to"), " ", target, " ", t("page.lobby.won_deals"));
+  labels.tally = h("label", { for: "fmt-tally", class: "radio" }, radios.tally, " ", t("page.lobby.format.tally"));
   const stakeRow = h("div", { class: "stake-row" },
-    h("label", { for: "stake" }, "Stake "), stake, h("label", { for: "tablas-stake" }, " after tablas "), tablas);
+    h("label", { for: "stake" }, t("page.lobby.stake"), " "), stake, h("label", { for: "tablas-stake" }, " ", t("page.lobby.after_tablas"), " "), tablas);
   labels.stakes = h("div", { class: "stakes-choice" },
-    h("label", { for: "fmt-stakes", class: "radio" }, radios.stakes, h("span", {}, FORMAT_WORDS.stakes)), stakeRow);
+    h("label", { for: "fmt-stakes", class: "radio" }, radios.stakes, h("span", {}, t("page.lobby.format.stakes"))), stakeRow);
 
   const profile = () => profiles.find((p) => p.name === rulesSelect.value) || profiles[0];
   const format = () => Object.keys(radios).find((f) => radios[f].checked && !labels[f].hidden) || profile().default_format;
 
   function sync() {
     const p = profile();
-    summary.textContent = p.summary ? `${p.title}: ${p.summary}.` : "";
+    summary.textContent = t("page.lobby.profile_line", { title: profileTitleText(p), summary: profileSummaryText(p) });
     for (const f of Object.keys(radios)) labels[f].hidden = !(p.formats || []).includes(f);
     if (!Object.keys(radios).some((f) => radios[f].checked && !labels[f].hidden)) {
       const f = (p.formats || []).includes(p.default_format) ? p.default_format : (p.formats || ["first_to"])[0];
@@ -108,7 +105,7 @@ function rulesChooser(saved) {
     stakeRow.hidden = !st || !radios.stakes.checked;
     if (st) {
       const keep = tablas.value || saved.tablas_stake || st.default_tablas_stake;
-      tablas.replaceChildren(...(st.tablas_stake || []).map((t) => h("option", { value: t, selected: t === keep }, TABLAS_WORDS[t] || t)));
+      tablas.replaceChildren(...(st.tablas_stake || []).map((x) => h("option", { value: x, selected: x === keep }, t(`page.lobby.tablas.${x}`))));
     }
     problem.hidden = true;
   }
@@ -116,7 +113,7 @@ function rulesChooser(saved) {
   function setProfiles(list, keep) {
     profiles = list && list.length ? list : FALLBACK_PROFILES;
     const want = keep || rulesSelect.value || saved.rules;
-    rulesSelect.replaceChildren(...profiles.map((p) => h("option", { value: p.name }, `${p.title || p.name} — ${p.summary || ""}`)));
+    rulesSelect.replaceChildren(...profiles.map((p) => h("option", { value: p.name }, t("page.lobby.profile_option", { title: profileTitleText(p), summary: profileSummaryText(p) }))));
     rulesSelect.value = profiles.some((p) => p.name === want) ? want : profiles[0].name;
     // the remembered format if it is this profile's, else the profile's default (sync)
     for (const r of Object.values(radios)) r.checked = false;
@@ -134,8 +131,8 @@ function rulesChooser(saved) {
 
   const fs = h(
     "fieldset", { class: "format" },
-    h("legend", {}, "Rules and match format"),
-    h("div", { class: "rules-row" }, h("label", { for: "rules-select" }, "Rules"), rulesSelect),
+    h("legend", {}, t("page.lobby.rules_and_format")),
+    h("div", { class: "rules-row" }, h("label", { for: "rules-select" }, t("page.lobby.rules")), rulesSelect),
     summary,
     labels.first_to, labels.tally, labels.stakes, problem,
   );
@@ -155,7 +152,7 @@ function rulesChooser(saved) {
       const t = String(stake.value).trim();
       const max = p.stake.max || 99;
       if (!/^[0-9]+$/.test(t) || Number(t) < 1 || Number(t) > max) {
-        return { ok: false, problem: `The stake must be a whole number from 1 to ${max}.`, field: stake };
+        return { ok: false, problem: t("page.lobby.stake_problem", { max }), field: stake };
       }
       body.stake = Number(t);
       body.tablas_stake = tablas.value || p.stake.default_tablas_stake;
@@ -178,9 +175,8 @@ function describeScore(m) {
   const s = m.score || {};
   const me = String(m.seat);
   const them = me === "1" ? "2" : "1";
-  let txt = `${s[me] ?? 0}–${s[them] ?? 0}`;
-  if (s.tablas) txt += `, ${s.tablas} tablas`;
-  return txt;
+  const score = `${s[me] ?? 0}–${s[them] ?? 0}`;
+  return s.tablas ? t("page.score_with_tablas", { score, tablas: s.tablas }) : score;
 }
 
 /** "1 Dec 2026, 13:05" in this browser's locale, or "" for a missing date. */
@@ -188,13 +184,13 @@ export function shortDate(iso) {
   if (!iso) return "";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+  return d.toLocaleString(lang() === "es" ? "es-MX" : "en", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 function formatWords(m) {
-  if (m.format === "first_to") return `first to ${m.target}`;
-  if (m.format === "stakes") return "stakes";
-  return "running tally";
+  if (m.format === "first_to") return t("page.format.first_to", { n: m.target });
+  if (m.format === "stakes") return t("page.format.stakes");
+  return t("page.format.tally");
 }
 
 /** Fill the "Your matches" list; a later call wins over an earlier one still loading. */
@@ -203,67 +199,77 @@ async function fillMatches(list) {
   const seats = loadSeats();
   const entries = Object.entries(seats).map(([match_id, v]) => ({ match_id, token: v.token }));
   if (!entries.length) {
-    list.replaceChildren(h("p", { class: "muted" }, "No matches yet. Start one above — they are remembered in this browser."));
+    list.replaceChildren(h("p", { class: "muted" }, t("page.lobby.no_matches_hint")));
     return;
   }
   let data;
   try {
     data = await api("POST", "/api/my-matches", { body: { seats: entries.slice(-200) } });
   } catch (err) {
-    if (gen === list.gen) list.replaceChildren(h("p", { class: "error" }, `Your matches could not be loaded: ${err.message}`));
+    if (gen === list.gen) list.replaceChildren(h("p", { class: "error" }, t("page.lobby.matches_failed", { why: err.message })));
     return;
   }
   if (gen !== list.gen) return;
   const matches = [...(data.matches || [])].sort((a, b) => String(b.created_at || "").localeCompare(String(a.created_at || "")));
   if (!matches.length) {
-    list.replaceChildren(h("p", { class: "muted" }, "No matches yet."));
+    list.replaceChildren(h("p", { class: "muted" }, t("page.lobby.no_matches")));
     return;
   }
   const ongoing = matches.filter((m) => !m.over);
   const finished = matches.filter((m) => m.over);
   const item = (m) => {
-    const won = m.over ? (m.winner === m.seat ? "you won" : "you lost") : STATUS_WORDS[m.status] || m.status;
-    const opp = opponentName(m.opponent, m.seat === 1 ? 2 : 1);
+    const won = m.status === "abandoned" ? t("page.status.abandoned")
+      : m.over ? (m.winner === m.seat ? t("page.lobby.you_won") : t("page.lobby.you_lost")) : statusWords(m.status);
+    const opp = opponentName(m, m.seat === 1 ? 2 : 1);
     const when = shortDate(m.created_at);
-    const balance = m.stakes ? stakesLine(m.stakes, m.seat, opp) : `score ${describeScore(m)}`;
+    const balance = m.stakes ? stakesLine(m.stakes, m.seat, opp) : t("page.lobby.score", { score: describeScore(m) });
     const remove = h("button", {
-      type: "button", class: "btn small remove", "data-testid": "remove-match", "aria-label": `Remove the match against ${opp}${when ? ` of ${when}` : ""} from this browser`,
+      type: "button", class: "btn small remove", "data-testid": "remove-match", "aria-label": when ? t("page.lobby.remove_label_when", { opp, when }) : t("page.lobby.remove_label", { opp }),
       onclick: () => {
         forgetSeat(m.match_id);
-        toast(`The match against ${opp} is no longer listed in this browser.`);
+        toast(t("page.lobby.removed", { opp }));
         fillMatches(list);
       },
-    }, "Remove");
+    }, t("page.lobby.remove"));
     return h(
       "li", { class: `match-item ${m.status}${m.over ? " over" : ""}`, "data-match": m.match_id },
       h("div", { class: "match-main" },
-        h("a", { href: `/table/${m.match_id}`, "data-nav": "" }, `vs ${opp}`),
+        h("a", { href: `/table/${m.match_id}`, "data-nav": "" }, t("page.lobby.vs", { opp })),
         " ", h("strong", { class: "match-state" }, won),
         h("div", { class: "muted small" },
           when ? h("time", { datetime: m.created_at }, when) : "", when ? " · " : "",
-          `${m.rules || "gameweave"} · ${formatWords(m)} · deal ${m.deal_number} · ${balance}`)),
+          t("page.lobby.match_line", { rules: m.rules || "gameweave", format: formatWords(m), n: m.deal_number, balance }))),
       remove,
     );
   };
   list.replaceChildren(
-    h("h3", {}, `Ongoing (${ongoing.length})`),
-    ongoing.length ? h("ul", { class: "matches" }, ongoing.map(item)) : h("p", { class: "muted" }, "None."),
-    h("h3", {}, `Finished (${finished.length})`),
-    finished.length ? h("ul", { class: "matches" }, finished.map(item)) : h("p", { class: "muted" }, "None."),
+    h("h3", {}, t("page.lobby.ongoing", { n: ongoing.length })),
+    ongoing.length ? h("ul", { class: "matches" }, ongoing.map(item)) : h("p", { class: "muted" }, t("page.lobby.none")),
+    h("h3", {}, t("page.lobby.finished", { n: finished.length })),
+    finished.length ? h("ul", { class: "matches" }, finished.map(item)) : h("p", { class: "muted" }, t("page.lobby.none")),
   );
 }
 
 /** Render the lobby into `main`; returns {close}. */
 export function renderLobby(main, { go }) {
-  document.title = "Gameweave — Conquian lobby";
+  document.title = t("page.title.lobby");
   const saved = loadSettings();
   const fmt = rulesChooser(saved);
   const botSelect = h(
     "select", { id: "bot-select", "data-testid": "bot-select" },
-    h("option", { value: "random" }, "Random — plays any legal move"),
-    h("option", { value: "greedy" }, "Greedy — melds whatever it can"),
-    h("option", { value: "search" }, "Search — thinks ahead"),
+    h("option", { value: "random" }, t("page.bot_option.random")),
+    h("option", { value: "greedy" }, t("page.bot_option.greedy")),
+    h("option", { value: "search" }, t("page.bot_option.search")),
   );
+  // The player's name (trimmed, 1-24 characters; empty: "Player 1"), remembered.
+  const nameInput = h("input", { type: "text", id: "player-name", "data-testid": "name-input", maxlength: 24, autocomplete: "nickname",
+    value: saved.name || "", placeholder: t("page.name_placeholder"), "aria-describedby": "name-problem" });
+  const nameProblemEl = h("p", { class: "error small", id: "name-problem", role: "alert", hidden: true });
+  nameInput.addEventListener("input", () => { nameProblemEl.hidden = true; });
+  // The clock: none, 60 s or 30 s per decision (the server's clock, with a small bank).
+  const clockSelect = h("select", { id: "clock-select", "data-testid": "clock-select" },
+    CLOCKS.map((c) => h("option", { value: c === null ? "" : String(c) }, c === null ? t("page.clock.none") : t("page.clock.per_decision", { s: c }))));
+  clockSelect.value = CLOCKS.includes(saved.clock) && saved.clock !== null ? String(saved.clock) : "";
   botSelect.value = ["random", "greedy", "search"].includes(saved.bot) ? saved.bot : "greedy";
   const inviteBox = h("div", { class: "invite", hidden: true });
   let busy = false;
@@ -275,10 +281,19 @@ export function renderLobby(main, { go }) {
       fmt.showProblem(read);
       return;
     }
-    saveSettings({ ...fmt.settings(), bot: botSelect.value });
+    const name = nameInput.value.trim();
+    const why = nameProblem(nameInput.value);
+    if (why) {
+      nameProblemEl.textContent = why;
+      nameProblemEl.hidden = false;
+      nameInput.focus();
+      return;
+    }
+    const clock = clockSelect.value ? Number(clockSelect.value) : null;
+    saveSettings({ ...fmt.settings(), bot: botSelect.value, clock, name });
     busy = true;
     try {
-      const body = { opponent, ...read.body };
+      const body = { opponent, ...read.body, name: name || null, clock };
       if (opponent === "bot") body.bot = botSelect.value;
       const res = await api("POST", "/api/matches", { body });
       saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent });
@@ -290,17 +305,17 @@ export function renderLobby(main, { go }) {
         return;
       }
       const url = new URL(res.invite_url, location.origin).href;
-      const input = h("input", { type: "text", readonly: true, value: url, "data-testid": "invite-link", "aria-label": "Invite link", class: "invite-input" });
+      const input = h("input", { type: "text", readonly: true, value: url, "data-testid": "invite-link", "aria-label": t("page.invite_link"), class: "invite-input" });
       input.addEventListener("focus", () => input.select());
       inviteBox.hidden = false;
       inviteBox.replaceChildren(
-        h("p", {}, "Send this link to your friend. Whoever opens it first takes seat 2."),
-        h("div", { class: "invite-row" }, input, h("button", { type: "button", class: "btn", onclick: () => copy(url) }, "Copy link")),
-        h("p", {}, h("a", { class: "btn primary", href: res.table_url || `/table/${res.match_id}`, "data-nav": "", "data-testid": "go-to-table" }, "Go to your table")),
+        h("p", {}, t("page.invite_send")),
+        h("div", { class: "invite-row" }, input, h("button", { type: "button", class: "btn", onclick: () => copy(url) }, t("page.copy_link"))),
+        h("p", {}, h("a", { class: "btn primary", href: res.table_url || `/table/${res.match_id}`, "data-nav": "", "data-testid": "go-to-table" }, t("page.go_to_table"))),
       );
       input.focus();
     } catch (err) {
-      toast(`Could not start the match: ${err.message}`, "error");
+      toast(t("page.lobby.start_failed", { why: err.message }), "error");
     } finally {
       busy = false;
     }
@@ -309,37 +324,40 @@ export function renderLobby(main, { go }) {
   async function copy(url) {
     try {
       await navigator.clipboard.writeText(url);
-      toast("Invite link copied.");
+      toast(t("page.copied"));
     } catch {
-      toast("Select the link and copy it (Ctrl+C).");
+      toast(t("page.copy_by_hand"));
     }
   }
 
-  const helpBtn = h("button", { type: "button", class: "btn", "data-testid": "open-help", onclick: (ev) => openHelp(fmt.profile().name, ev.currentTarget) }, "How to play");
-  const list = h("div", { class: "my-matches", "data-testid": "my-matches", "aria-live": "polite" }, h("p", { class: "muted" }, "Loading your matches…"));
+  const helpBtn = h("button", { type: "button", class: "btn", "data-testid": "open-help", onclick: (ev) => openHelp(fmt.profile().name, ev.currentTarget) }, t("page.how_to_play"));
+  const list = h("div", { class: "my-matches", "data-testid": "my-matches", "aria-live": "polite" }, h("p", { class: "muted" }, t("page.lobby.loading_matches")));
   main.replaceChildren(
     h(
       "div", { class: "lobby" },
       h("section", { class: "panel hero" },
-        h("div", { class: "hero-row" }, h("h1", {}, "Conquian"), helpBtn),
-        h("p", {}, "The two-player Mexican card game every rummy descends from. Meld eleven cards first: take the card your opponent lets go only if you can meld it at once, and force cards onto their melds."),
+        h("div", { class: "hero-row" }, h("h1", {}, t("term.conquian")), helpBtn),
+        h("p", {}, t("page.lobby.intro")),
       ),
       h("section", { class: "panel" },
-        h("h2", {}, "New match"),
+        h("h2", {}, t("page.lobby.new_match")),
+        h("div", { class: "name-row" }, h("label", { for: "player-name" }, t("page.your_name")), nameInput),
+        nameProblemEl,
         fmt,
+        h("div", { class: "clock-row" }, h("label", { for: "clock-select" }, t("page.clock.label")), clockSelect),
         h("div", { class: "choice-group" },
-          h("h3", {}, "Against the computer"),
+          h("h3", {}, t("page.lobby.against_computer")),
           h("div", { class: "bot-row" },
-            h("label", { for: "bot-select" }, "Bot"), botSelect,
-            h("button", { type: "button", class: "btn primary", "data-testid": "new-match-bot", onclick: () => create("bot") }, "Play the computer")),
+            h("label", { for: "bot-select" }, t("page.lobby.bot")), botSelect,
+            h("button", { type: "button", class: "btn primary", "data-testid": "new-match-bot", onclick: () => create("bot") }, t("page.lobby.play_computer"))),
         ),
         h("div", { class: "choice-group" },
-          h("h3", {}, "Against a friend"),
-          h("button", { type: "button", class: "btn primary", "data-testid": "new-match-friend", onclick: () => create("friend") }, "Create a match and invite a friend"),
+          h("h3", {}, t("page.lobby.against_friend")),
+          h("button", { type: "button", class: "btn primary", "data-testid": "new-match-friend", onclick: () => create("friend") }, t("page.lobby.invite_friend")),
           inviteBox,
         ),
       ),
-      h("section", { class: "panel" }, h("h2", {}, "Your matches"), list),
+      h("section", { class: "panel" }, h("h2", {}, t("page.lobby.your_matches")), list),
     ),
   );
   fillMatches(list);

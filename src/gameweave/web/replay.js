@@ -4,8 +4,9 @@
 
 import { api, seatFor } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, spoken, spokenList } from "./cards.js";
+import { t } from "./i18n.js";
 import { h } from "./ui.js";
-import { logLines, namer, opponentName } from "./words.js";
+import { logLines, namer, seatName as nameOfSeat } from "./words.js";
 
 /** Autoplay: one step every this many ms. */
 const AUTOPLAY_MS = 900;
@@ -14,15 +15,15 @@ function seatBlock(snap, s, me, seatName) {
   const seat = snap.seats[String(s)];
   const who = seatName(s);
   const melds = seat.melds.length
-    ? h("ol", { class: "meld-list" }, seat.melds.map((m, i) => h("li", { class: "meld", "aria-label": `Meld ${i + 1}: ${spokenList(m)}` },
+    ? h("ol", { class: "meld-list" }, seat.melds.map((m, i) => h("li", { class: "meld", "aria-label": t("page.table.meld_label", { n: i + 1, cards: spokenList(m) }) },
       h("span", { class: "meld-no", "aria-hidden": "true" }, String(i + 1)), cardRow(m, { size: "sm" }))))
-    : h("p", { class: "muted empty" }, "No melds.");
+    : h("p", { class: "muted empty" }, t("page.replay.no_melds"));
   const melded = seat.melds.reduce((n, m) => n + m.length, 0);
   return h("section", { class: `seat ${s === me ? "me" : "opp"}`, "aria-label": who, "data-testid": `replay-seat-${s}` },
-    h("h2", { class: "seat-name" }, who, h("span", { class: "muted small" }, `seat ${s} · ${seat.hand.length} in hand${snap.to_act === s ? " · to act" : ""}`),
-      h("span", { class: "meld-count" }, `${melded} of 11 melded`)),
+    h("h2", { class: "seat-name" }, who, h("span", { class: "muted small" }, t(snap.to_act === s ? "page.replay.seat_line_to_act" : "page.replay.seat_line", { s, n: seat.hand.length })),
+      h("span", { class: "meld-count" }, t("page.table.melded", { n: melded, of: 11 }))),
     h("div", { class: "melds", "data-testid": `table-${s}` }, melds),
-    h("div", { class: "hand", "data-testid": `hand-${s}`, "aria-label": `${who}'s hand: ${spokenList(seat.hand) || "empty"}` },
+    h("div", { class: "hand", "data-testid": `hand-${s}`, "aria-label": seat.hand.length ? t("page.table.hand_label", { who, cards: spokenList(seat.hand) }) : t("page.table.no_cards_label", { who }) },
       seat.hand.map((c) => cardEl(c, { size: "sm" }))));
 }
 
@@ -42,31 +43,33 @@ export function deadAfter(history, k) {
 async function whyNoReplay(matchId, token, dealNo) {
   const data = await api("POST", "/api/my-matches", { body: { seats: [{ match_id: matchId, token }] } });
   const m = (data.matches || [])[0];
-  if (!m) return "This server has no such match for the seat this browser holds.";
+  if (!m) return t("page.replay.no_match");
   if (!Number.isInteger(dealNo) || dealNo < 1 || dealNo > m.deal_number) {
-    return `This match has no deal ${dealNo} (it is at deal ${m.deal_number}).`;
+    return t("page.replay.no_deal", { n: dealNo, at: m.deal_number });
   }
-  if (dealNo === m.deal_number && m.status !== "deal_over" && m.status !== "match_over") {
-    return `Deal ${dealNo} is still being played: its replay opens when it ends (both hands stay hidden until then).`;
+  // a finished deal's replay stays reachable while the seats move on at their own pace
+  const over = m.status === "deal_over" || m.status === "match_over" || m.status === "abandoned" || (m.last_deal && dealNo <= m.last_deal);
+  if (dealNo === m.deal_number && !over) {
+    return t("page.replay.still_played", { n: dealNo });
   }
   return null;
 }
 
 /** /replay/{id}/{n}: step through finished deal n of a match this browser holds a seat in. */
 export function openReplay(main, matchId, dealNo) {
-  document.title = `Gameweave — replay of deal ${dealNo}`;
+  document.title = t("page.title.replay", { n: dealNo });
   const mine = seatFor(matchId);
   if (!mine) {
-    main.replaceChildren(h("section", { class: "panel" }, h("h1", {}, "No seat at this table"),
-      h("p", {}, "Replays are open to the two seats of a match, from the browser that holds the seat."),
-      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, "Back to the lobby"))));
+    main.replaceChildren(h("section", { class: "panel" }, h("h1", {}, t("page.replay.no_seat")),
+      h("p", {}, t("page.replay.no_seat_text")),
+      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, t("page.back_to_lobby")))));
     return { close() {} };
   }
   const me = mine.seat;
-  let names = namer(me, `Seat ${me === 1 ? 2 : 1}`);
-  // "You" and "Greedy bot" (or "Player 2"), from the replay's `seats` (who plays each seat)
-  let seatName = (s) => (s === me ? "You" : `Seat ${s}`);
-  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, "Loading the replay…")));
+  let names = namer(me, t("page.player_n", { n: me === 1 ? 2 : 1 }));
+  // "You" and "Greedy bot" (or the player's name), from the replay's `seats` (who plays each seat)
+  let seatName = (s) => (s === me ? t("page.you") : t("page.player_n", { n: s }));
+  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.replay.loading"))));
   let step = 0;
   let data = null;
   let closed = false;
@@ -84,23 +87,23 @@ export function openReplay(main, matchId, dealNo) {
   };
 
   const board = h("div", { class: "board", "aria-live": "polite" });
-  const slider = h("input", { type: "range", min: 0, value: 0, "aria-label": "Step", "data-testid": "replay-slider" });
+  const slider = h("input", { type: "range", min: 0, value: 0, "aria-label": t("page.replay.step_label"), "data-testid": "replay-slider" });
   const stepText = h("p", { class: "replay-step", "data-testid": "replay-step" });
-  const moves = h("ol", { class: "replay-moves", "data-testid": "replay-moves", "aria-label": "Moves of the deal" });
+  const moves = h("ol", { class: "replay-moves", "data-testid": "replay-moves", "aria-label": t("page.replay.moves_label") });
   const btn = (label, aria, fn, testid) => h("button", { type: "button", class: "btn", "aria-label": aria, onclick: fn, "data-testid": testid }, label);
-  const play = h("button", { type: "button", class: "btn", "data-testid": "replay-play", "aria-pressed": "false", onclick: () => toggleAutoplay() }, "▶ Autoplay");
+  const play = h("button", { type: "button", class: "btn", "data-testid": "replay-play", "aria-pressed": "false", onclick: () => toggleAutoplay() }, t("page.replay.autoplay"));
   slider.addEventListener("input", () => { stopAutoplay(); show(Number(slider.value)); });
 
   function stopAutoplay() {
     clearInterval(timer);
     timer = null;
-    play.textContent = "▶ Autoplay";
+    play.textContent = t("page.replay.autoplay");
     play.setAttribute("aria-pressed", "false");
   }
   function toggleAutoplay() {
     if (timer) return stopAutoplay();
     if (step >= data.snapshots.length - 1) show(0);
-    play.textContent = "❚❚ Pause";
+    play.textContent = t("page.replay.pause");
     play.setAttribute("aria-pressed", "true");
     timer = setInterval(() => {
       if (closed || step >= data.snapshots.length - 1) return stopAutoplay();
@@ -115,11 +118,11 @@ export function openReplay(main, matchId, dealNo) {
     const snap = data.snapshots[step];
     const lines = step ? stepLines[step - 1] : [];
     stepText.textContent = step
-      ? `Step ${step} of ${data.snapshots.length - 1}: ${lines.join(" ")}`
-      : `Start of deal ${dealNo}: ${seatName(data.record.opener)} ${data.record.opener === me ? "open" : "opens"}.`;
+      ? t("page.replay.step", { n: step, of: data.snapshots.length - 1, text: lines.join(" ") })
+      : names.x("page.replay.start", data.record.opener, { n: dealNo });
     if (step === data.snapshots.length - 1) {
       const r = data.result || {};
-      stepText.textContent += r.status === "tablas" ? " The deal ends in tablas." : ` ${seatName(r.winner)} ${r.winner === me ? "win" : "wins"} the deal.`;
+      stepText.textContent += ` ${r.status === "tablas" ? t("page.replay.ends_tablas") : names.x("page.replay.wins", r.winner)}`;
     }
     for (const li of moves.children) {
       const on = Number(li.dataset.step) === step;
@@ -131,14 +134,14 @@ export function openReplay(main, matchId, dealNo) {
     const dead = deadAfter(data.history, step);
     board.replaceChildren(
       seatBlock(snap, opp, me, seatName),
-      h("section", { class: "centre", "aria-label": "Stock, centre card and dead cards" },
-        h("div", { class: "stock", "data-testid": "stock" }, snap.stock > 0 ? backEl("md", `stock: ${snap.stock} cards`) : h("span", { class: "card empty md" }),
-          h("span", { class: "caption" }, h("strong", {}, String(snap.stock)), " in stock")),
+      h("section", { class: "centre", "aria-label": t("page.table.centre") },
+        h("div", { class: "stock", "data-testid": "stock" }, snap.stock > 0 ? backEl("md", t("page.table.stock_label", { n: snap.stock })) : h("span", { class: "card empty md" }),
+          h("span", { class: "caption" }, h("strong", {}, String(snap.stock)), " ", t("page.table.in_stock"))),
         h("div", { class: "live", "data-testid": "live-card" },
-          snap.live ? cardEl(snap.live, { size: "lg", label: `centre card: ${spoken(snap.live)}` }) : h("span", { class: "card empty lg", role: "img", "aria-label": "no live card" }),
-          h("span", { class: "caption" }, snap.live ? (snap.live_from ? `Let go by ${seatName(snap.live_from)}` : "Just turned") : "No live card")),
+          snap.live ? cardEl(snap.live, { size: "lg", label: t("page.replay.centre_card", { card: spoken(snap.live) }) }) : h("span", { class: "card empty lg", role: "img", "aria-label": t("page.table.no_live") }),
+          h("span", { class: "caption" }, snap.live ? (snap.live_from ? t("page.replay.let_go_by", { who: seatName(snap.live_from) }) : t("page.replay.just_turned")) : t("page.table.no_live_caption"))),
         h("div", { class: "dead", "data-testid": "dead-cards", "data-count": String(dead.length) },
-          h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " dead"), deadGrid(dead))),
+          h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", t("page.table.dead")), deadGrid(dead))),
       seatBlock(snap, me, me, seatName),
     );
   }
@@ -156,9 +159,9 @@ export function openReplay(main, matchId, dealNo) {
       data = d;
       const seats = d.seats || {};
       const oppSeat = me === 1 ? 2 : 1;
-      const oppName = opponentName(seats[String(oppSeat)], oppSeat);
+      const oppName = nameOfSeat({ players: seats }, oppSeat);
       names = namer(me, oppName);
-      seatName = (s) => (s === me ? "You" : oppName);
+      seatName = (s) => (s === me ? t("page.you") : oppName);
       // each step's words: the log lines the step adds (a force adds two)
       const rearranging = d.rearranging;
       stepLines = [];
@@ -169,7 +172,7 @@ export function openReplay(main, matchId, dealNo) {
         before = all.length;
       }
       moves.replaceChildren(
-        h("li", { "data-step": "0" }, h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(0); } }, "Deal")),
+        h("li", { "data-step": "0" }, h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(0); } }, t("page.replay.deal"))),
         ...stepLines.map((ls, i) => h("li", { "data-step": String(i + 1), value: i + 1 },
           h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(i + 1); } }, ls.join(" ")))),
       );
@@ -178,37 +181,37 @@ export function openReplay(main, matchId, dealNo) {
       const blob = new Blob([JSON.stringify(download, null, 2) + "\n"], { type: "application/json" });
       const href = URL.createObjectURL(blob);
       const deals = Number(d.deals) || dealNo;
-      const dealLinks = h("nav", { class: "deal-links", "aria-label": "Deals of the match", "data-testid": "replay-deals" },
-        "Deals: ", ...Array.from({ length: deals }, (_, i) => i + 1).map((n) => (n === dealNo
+      const dealLinks = h("nav", { class: "deal-links", "aria-label": t("page.replay.deals_label"), "data-testid": "replay-deals" },
+        t("page.replay.deals"), " ", ...Array.from({ length: deals }, (_, i) => i + 1).map((n) => (n === dealNo
           ? h("strong", { "aria-current": "page" }, String(n))
           : h("a", { href: `/replay/${matchId}/${n}`, "data-nav": "" }, String(n)))));
       main.replaceChildren(
         h("div", { class: "table-page replay" },
           h("div", { class: "board-wrap" },
             h("section", { class: "panel" },
-              h("h1", {}, `Replay — deal ${dealNo}: you against ${oppName}`),
+              h("h1", {}, t("page.replay.title", { n: dealNo, opp: oppName })),
               dealLinks,
-              h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the deal" },
-                btn("◀◀", "First step", () => { stopAutoplay(); show(0); }, "replay-first"),
-                btn("◀", "Previous step", () => { stopAutoplay(); show(step - 1); }, "replay-prev"),
+              h("div", { class: "replay-controls", role: "group", "aria-label": t("page.replay.controls") },
+                btn("◀◀", t("page.replay.first"), () => { stopAutoplay(); show(0); }, "replay-first"),
+                btn("◀", t("page.replay.prev"), () => { stopAutoplay(); show(step - 1); }, "replay-prev"),
                 slider,
-                btn("▶", "Next step", () => { stopAutoplay(); show(step + 1); }, "replay-next"),
-                btn("▶▶", "Last step", () => { stopAutoplay(); show(data.snapshots.length - 1); }, "replay-last"),
+                btn("▶", t("page.replay.next"), () => { stopAutoplay(); show(step + 1); }, "replay-next"),
+                btn("▶▶", t("page.replay.last"), () => { stopAutoplay(); show(data.snapshots.length - 1); }, "replay-last"),
                 play),
               stepText,
-              h("p", { class: "muted small" }, "Keys: ← → step, Home / End jump."),
+              h("p", { class: "muted small" }, t("page.replay.keys")),
               h("p", {},
-                h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, "Download the record"), " ",
-                h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, "Back to the table"))),
+                h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, t("page.replay.download")), " ",
+                h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back")))),
             board),
-          h("aside", { class: "panel log" }, h("h2", {}, "Moves"), moves)));
+          h("aside", { class: "panel log" }, h("h2", {}, t("page.table.moves")), moves)));
       document.addEventListener("keydown", onKey);
       show(0);
     })
     .catch((err) => {
       if (closed) return;
-      main.replaceChildren(h("section", { class: "panel" }, h("h1", {}, "No replay"), h("p", { class: "error" }, err.message),
-        h("p", {}, h("a", { href: `/table/${matchId}`, "data-nav": "", class: "btn" }, "Back to the table"))));
+      main.replaceChildren(h("section", { class: "panel" }, h("h1", {}, t("page.replay.none")), h("p", { class: "error" }, err.message),
+        h("p", {}, h("a", { href: `/table/${matchId}`, "data-nav": "", class: "btn" }, t("page.replay.back")))));
     });
   return {
     close() {

@@ -5,46 +5,33 @@
 import { api, ApiError, saveSeat, seatFor, TableSocket } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, handOrder, short, spoken, spokenList } from "./cards.js";
 import { openHelp, profileTitle } from "./help.js";
+import { clearTurn, markTurn } from "./attention.js";
+import { errorText, keysWithPrefix, t, tn } from "./i18n.js";
 import { banner, botPace, h, toast } from "./ui.js";
 import { checkCommitment } from "./verify.js";
 import {
-  dangerText, describeChoice, forcedOnMe, logLines, namer, opponentName, stakesLine, statusText,
+  dangerText, describeChoice, forcedOnMe, logLines, namer, nameProblem, seatName, stakesLine, statusText,
 } from "./words.js";
 
 /** Moves shown on a narrow screen until "Show all" is pressed. */
 const LOG_SHORT = 4;
 
-const ERROR_WORDS = {
-  not_your_turn: "It is not your turn.",
-  illegal: "That move is not legal now.",
-  stale: "The table moved on — here is the current position.",
-  deal_over: "This deal is already over.",
-  deal_not_over: "The deal is still being played.",
-  match_over: "The match is over.",
-  bad_token: "This browser's seat token was not accepted for this table.",
-  unknown_match: "There is no such match on this server.",
-  rate_limited: "Too many messages — slow down a little.",
-};
-
-/** Why an invite cannot be used, by the code of join / invite-status (PROTOCOL §3.3). */
-const JOIN_WORDS = {
-  already_joined: "Someone has already taken the second seat of this match.",
-  bad_invite: "This invite link is not valid for this match — check that it was copied whole.",
-  unknown_match: "There is no such match on this server.",
-  not_a_friend_match: "This match is against the computer; nobody can join it.",
-};
+/** The quick phrases a seat may send: the fixed list of tables/phrases.py, whose catalog
+ * keys are phrase.<key> (no free text from a person ever reaches the other). */
+const phraseKeys = () => keysWithPrefix("phrase.").map((k) => k.slice("phrase.".length));
 
 function noSeatPage(main, matchId) {
   main.replaceChildren(
     h("section", { class: "panel" },
-      h("h1", {}, "You have no seat at this table"),
-      h("p", {}, `This browser holds no seat for match ${matchId}. A seat is kept in the browser that created or joined the match.`),
-      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, "Back to the lobby"))),
+      h("h1", {}, t("page.no_seat.title")),
+      h("p", {}, t("page.no_seat.text", { id: matchId })),
+      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, t("page.back_to_lobby")))),
   );
   return { close() {} };
 }
 
-/** /join/{id}/{invite}: take seat 2 (once), remember it, then open the table. */
+/** /join/{id}/{invite}: ask the friend's name, take seat 2 (once), remember it, then open
+ * the table. */
 export function joinAndOpen(main, matchId, invite, ctx) {
   let inner = null;
   let closed = false;
@@ -53,32 +40,86 @@ export function joinAndOpen(main, matchId, invite, ctx) {
     history.replaceState({}, "", `/table/${matchId}`);
     return openTable(main, matchId, ctx);
   }
-  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, "Taking your seat…")));
+  document.title = t("page.title.table");
+  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.join.checking"))));
   const path = `/api/matches/${encodeURIComponent(matchId)}`;
+  const fail = (err) => {
+    if (closed) return;
+    main.replaceChildren(
+      h("section", { class: "panel" },
+        h("h1", {}, t("page.join.failed")),
+        h("p", { class: "error", "data-testid": "join-error" }, err.message),
+        h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, t("page.go_to_lobby")))),
+    );
+  };
   // Ask first (always 200) so that a used or wrong invite is explained without a refused
   // request, which the browser would log as an error in its console.
   api("POST", `${path}/invite-status`, { body: { invite } })
     .then((st) => {
-      if (!st.open) throw new ApiError(200, st.code, JOIN_WORDS[st.code] || "This invite cannot be used.");
-      return api("POST", `${path}/join`, { body: { invite } });
-    })
-    .then((res) => {
-      saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent: "friend" });
+      if (!st.open) throw new ApiError(200, st.code, st.code, st.params || {});
       if (closed) return;
-      history.replaceState({}, "", res.table_url || `/table/${res.match_id}`);
-      inner = openTable(main, res.match_id, ctx);
+      let saved = "";
+      try { saved = (JSON.parse(localStorage.getItem("gameweave.lobby") || "{}") || {}).name || ""; } catch { saved = ""; }
+      const input = h("input", { type: "text", id: "join-name", "data-testid": "name-input", maxlength: 24, autocomplete: "nickname",
+        value: saved, placeholder: t("page.name_placeholder"), "aria-describedby": "join-problem" });
+      const problem = h("p", { class: "error small", id: "join-problem", role: "alert", hidden: true });
+      const btn = h("button", { type: "submit", class: "btn primary", "data-testid": "join-seat" }, t("page.join.take_seat"));
+      const form = h("form", { class: "panel join-form" },
+        h("h1", {}, t("page.join.title")),
+        h("p", {}, t("page.join.text")),
+        h("div", { class: "name-row" }, h("label", { for: "join-name" }, t("page.your_name")), input),
+        problem, h("p", {}, btn));
+      form.addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        const why = nameProblem(input.value);
+        if (why) {
+          problem.textContent = why;
+          problem.hidden = false;
+          input.focus();
+          return;
+        }
+        btn.disabled = true;
+        const name = input.value.trim();
+        api("POST", `${path}/join`, { body: { invite, name: name || null } })
+          .then((res) => {
+            saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent: "friend" });
+            if (closed) return;
+            history.replaceState({}, "", res.table_url || `/table/${res.match_id}`);
+            inner = openTable(main, res.match_id, ctx);
+          })
+          .catch((err) => {
+            if (err.code === "bad_name") {
+              btn.disabled = false;
+              problem.textContent = err.message;
+              problem.hidden = false;
+              return;
+            }
+            fail(err);
+          });
+      });
+      main.replaceChildren(form);
+      input.focus();
     })
-    .catch((err) => {
-      if (closed) return;
-      const why = (err instanceof ApiError && JOIN_WORDS[err.code]) || err.message;
-      main.replaceChildren(
-        h("section", { class: "panel" },
-          h("h1", {}, "Could not join this match"),
-          h("p", { class: "error" }, why),
-          h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, "Go to the lobby"))),
-      );
-    });
+    .catch(fail);
   return { close() { closed = true; if (inner) inner.close(); } };
+}
+
+/** /watch/{id}/{watch_key}: the match as a spectator sees it (public only, R21). */
+export function openWatch(main, matchId, watchKey, ctx) {
+  return openTable(main, matchId, ctx, { watch: watchKey });
+}
+
+/** Names for a spectator: every seat by its name, every sentence in the third person. */
+function spectatorNamer(m) {
+  const who = (s) => seatName(m, s);
+  return {
+    me: null,
+    oppName: who(2),
+    who,
+    whom: who,
+    mine: () => false,
+    x: (key, s, params = {}) => t(`${key}.opp`, { who: who(s), ...params }),
+  };
 }
 
 /** Meld choices up to this many are shown as buttons at once; more open the R18 chooser. */
@@ -111,28 +152,36 @@ function frameProgress(f) {
 const key = (cards) => handOrder(cards || []).join(" ");
 
 /** /table/{id}: the live table for the seat this browser holds. */
-export function openTable(main, matchId, { go }) {
-  const seatInfo = seatFor(matchId);
+export function openTable(main, matchId, { go }, { watch = null } = {}) {
+  const spectator = !!watch;
+  const seatInfo = spectator ? { seat: null, token: null } : seatFor(matchId);
   if (!seatInfo) return noSeatPage(main, matchId);
-  document.title = "Gameweave — your table";
+  const baseTitle = spectator ? t("page.title.watch") : t("page.title.table");
+  document.title = baseTitle;
 
   // The page skeleton, built once; each state frame refills its parts.
   const el = {};
   el.score = h("div", { class: "scorebar", "data-testid": "score" });
-  el.status = h("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }, "Connecting to the table…");
+  el.status = h("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }, t("page.table.connecting"));
   el.invite = h("div", { class: "panel invite-panel", hidden: true });
   el.notice = h("div", { class: "notice", role: "alert", hidden: true, "data-testid": "forced-notice" });
   el.result = h("section", { class: "panel result", hidden: true, "aria-labelledby": "result-title" });
+  // Between deals: the notice that this seat waits for the other to move on (by name).
+  el.waiting = h("p", { class: "notice waiting", "data-testid": "waiting-for", role: "status", hidden: true });
+  // People: presence, clocks, spectators, the watch link, quick phrases, resign.
+  el.phrases = h("div", { class: "phrases", "data-testid": "phrases", role: "group", "aria-label": t("page.phrases.label") });
+  el.said = h("div", { class: "said", "data-testid": "phrase-shown", role: "status", "aria-live": "polite", hidden: true });
+  el.extra = h("div", { class: "table-extra" });
   el.oppName = h("h2", { class: "seat-name" });
   el.oppHand = h("div", { class: "opp-hand", "data-testid": "opponent-hand" });
   el.oppTable = h("div", { class: "melds" });
   el.stock = h("div", { class: "stock", "data-testid": "stock" });
   el.live = h("div", { class: "live", "data-testid": "live-card" });
   el.dead = h("div", { class: "dead", "data-testid": "dead-cards" });
-  el.actions = h("div", { class: "actions", role: "group", "aria-label": "Your choices", "data-testid": "actions" });
+  el.actions = h("div", { class: "actions", role: "group", "aria-label": t("page.table.your_choices"), "data-testid": "actions" });
   el.myTable = h("div", { class: "melds" });
-  el.hand = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": "Your hand" });
-  el.myName = h("h2", { class: "seat-name" }, "Your hand");
+  el.hand = h("div", { class: "hand", "data-testid": "hand", role: "group", "aria-label": t("page.table.your_hand") });
+  el.myName = h("h2", { class: "seat-name" }, t("page.table.your_hand"));
   el.log = h("ol", { class: "log-list collapsed", "data-testid": "log" });
   // On a narrow screen the log shows the last few moves; this shows them all (CSS hides
   // the button where the log sits beside the table and scrolls).
@@ -145,21 +194,22 @@ export function openTable(main, matchId, { go }) {
     el.log.classList.toggle("collapsed", !logOpen);
     el.logToggle.hidden = n <= LOG_SHORT;
     el.logToggle.setAttribute("aria-expanded", String(logOpen));
-    el.logToggle.textContent = logOpen ? "Show only the last moves" : `Show all ${n} moves`;
+    el.logToggle.textContent = logOpen ? t("page.table.log_less") : t("page.table.log_all", { n });
     el.log.scrollTop = el.log.scrollHeight;
     el.log.classList.toggle("scrolled", el.log.scrollTop > 2);
   }
   const root = h(
     "div", { class: "table-page", "data-testid": "table-page" },
     h("div", { class: "board" },
-      el.score, el.status, el.invite, el.notice, el.result,
-      h("section", { class: "seat opp", "aria-label": "Your opponent" }, el.oppName, el.oppHand, el.oppTable),
-      h("section", { class: "centre", "aria-label": "Stock, live card and dead cards" }, el.stock, el.live, el.dead),
+      el.score, el.status, el.waiting, el.said, el.invite, el.notice, el.result,
+      h("section", { class: "seat opp", "aria-label": spectator ? t("page.table.seat_2") : t("page.table.your_opponent") }, el.oppName, el.oppHand, el.oppTable),
+      h("section", { class: "centre", "aria-label": t("page.table.centre") }, el.stock, el.live, el.dead),
       el.actions,
-      h("section", { class: "seat me", "aria-label": "You" }, el.myTable, el.myName, el.hand),
+      h("section", { class: "seat me", "aria-label": spectator ? t("page.table.seat_1") : t("page.you") }, el.myTable, el.myName, el.hand),
     ),
-    h("aside", { class: "panel log", "aria-label": "Moves" }, h("h2", {}, "Moves"), el.log, el.logToggle,
-      h("p", { class: "muted small" }, h("a", { href: "/", "data-nav": "" }, "← Lobby"))),
+    h("aside", { class: "panel log", "aria-label": t("page.table.moves") }, h("h2", {}, t("page.table.moves")), el.log, el.logToggle,
+      el.extra,
+      h("p", { class: "muted small" }, h("a", { href: "/", "data-nav": "" }, t("page.table.lobby_link")))),
   );
   main.replaceChildren(root);
 
@@ -178,7 +228,19 @@ export function openTable(main, matchId, { go }) {
   let choiceVersion = null; // the version `picked` and `selectedThrow` belong to
   let cue = { version: null, deal: null, before: null, changed: { 1: new Set(), 2: new Set() } };
 
+  let clockTimer = null;
+  let clockBase = null; // {at: performance.now() when the frame came, ms: deadline_in_ms, seat}
+  let saidTimer = null;
   const sock = new TableSocket(matchId, seatInfo.seat, seatInfo.token, {
+    onPhrase(f) {
+      // a received quick phrase, shown briefly (a fixed key: never text typed by a person)
+      const who = frame ? (f.seat === frame.seat ? t("page.you") : seatName(frame.match || {}, f.seat)) : seatName({}, f.seat);
+      el.said.replaceChildren(h("span", { class: "said-line", "data-phrase": f.key, "data-seat": String(f.seat) },
+        t("page.phrases.said", { who, phrase: t(`phrase.${f.key}`) })));
+      el.said.hidden = false;
+      clearTimeout(saidTimer);
+      saidTimer = setTimeout(() => { el.said.hidden = true; el.said.replaceChildren(); }, 4000);
+    },
     onState(f) {
       // A presence update re-sends the same version: replace a queued frame of that version.
       const last = pending[pending.length - 1];
@@ -188,10 +250,10 @@ export function openTable(main, matchId, { go }) {
     },
     onError(f) {
       sending = false;
-      const words = ERROR_WORDS[f.code] || "The server refused that.";
-      toast(f.code === "illegal" && f.message ? `${words} (${f.message})` : words, "error");
+      const words = errorText(f);
+      toast(words, "error");
       if (frame) render(frame);
-      if (f.code === "bad_token" || f.code === "unknown_match") {
+      if (f.code === "bad_token" || f.code === "unknown_match" || f.code === "bad_watch_key") {
         el.status.textContent = words;
       }
     },
@@ -203,17 +265,17 @@ export function openTable(main, matchId, { go }) {
           replaced = false;
           delete root.dataset.replaced;
         }
-      } else if (s === "lost") banner("Connection lost — reconnecting…");
+      } else if (s === "lost") banner(t("page.table.reconnecting"));
       else if (s === "replaced") {
         // Another tab or window took the seat: this one must not look playable.
         replaced = true;
         root.dataset.replaced = "true";
         closeDanger();
         disableAll();
-        banner("This table is open in another window or tab.", { label: "Play here", run: () => sock.reclaim() });
+        banner(t("page.table.replaced"), { label: t("page.table.play_here"), run: () => sock.reclaim() });
       }
     },
-  });
+  }, { watch });
 
   // Bot (and friend) moves appear one at a time: frames that only record the opponent's
   // step are shown at least `botPace()` ms apart.
@@ -235,13 +297,13 @@ export function openTable(main, matchId, { go }) {
   }
 
   function disableAll() {
-    for (const b of root.querySelectorAll("[data-action], [data-pick], [data-send], [data-testid=next-deal], [data-testid=rematch]")) b.disabled = true;
+    for (const b of root.querySelectorAll("[data-action], [data-pick], [data-send], [data-testid=next-deal], [data-testid=rematch], [data-testid=resign], [data-phrase]")) b.disabled = true;
   }
 
   function send(msg) {
-    if (sending || !frame || replaced) return;
+    if (sending || !frame || replaced || spectator) return;
     if (!sock.send({ ...msg, version: frame.version })) {
-      toast("Not connected — your move was not sent. Reconnecting…", "error");
+      toast(t("page.table.not_sent"), "error");
       return;
     }
     sending = true;
@@ -268,11 +330,11 @@ export function openTable(main, matchId, { go }) {
   function confirmDanger(action, d, from) {
     closeDanger();
     const v = frame.view;
-    const names = namer(v.seat, opponentName((frame.match || {}).opponent, v.seat === 1 ? 2 : 1));
-    const cancel = h("button", { type: "button", class: "btn", "data-testid": "cancel-danger" }, "Cancel — choose again");
-    const go = h("button", { type: "button", class: "btn danger-go", "data-action": action }, `${d.label} anyway`);
+    const names = namer(v.seat, seatName(frame.match || {}, v.seat === 1 ? 2 : 1));
+    const cancel = h("button", { type: "button", class: "btn", "data-testid": "cancel-danger" }, t("page.danger.cancel"));
+    const go = h("button", { type: "button", class: "btn danger-go", "data-action": action }, t("page.danger.anyway", { label: d.label }));
     const dlg = h("dialog", { class: "danger-dialog", "data-testid": "confirm-danger", "aria-labelledby": "danger-title", "aria-describedby": "danger-text" },
-      h("h2", { id: "danger-title" }, `This hands ${names.who(v.seat === 1 ? 2 : 1)} the deal`),
+      h("h2", { id: "danger-title" }, t("page.danger.title", { opp: names.who(v.seat === 1 ? 2 : 1) })),
       h("p", { id: "danger-text" }, dangerText(d, v, names)),
       h("div", { class: "result-buttons" }, cancel, go));
     cancel.addEventListener("click", () => closeDanger());
@@ -285,7 +347,7 @@ export function openTable(main, matchId, { go }) {
   }
 
   root.addEventListener("click", (ev) => {
-    if (replaced) return;
+    if (replaced || spectator) return;
     const pick = ev.target.closest("[data-pick]");
     if (pick && !pick.disabled && root.contains(pick)) {
       const c = pick.dataset.pick;
@@ -329,10 +391,9 @@ export function openTable(main, matchId, { go }) {
   let current = { items: [] };
 
   function meldsEl(list, owner, names, highlightCard) {
-    const who = owner === frame.seat ? "Your" : `${names.whose(owner)[0].toUpperCase()}${names.whose(owner).slice(1)}`;
-    const wrap = h("div", { class: "melds-inner", "data-testid": `table-${owner}`, "aria-label": `${who} melds` });
+    const wrap = h("div", { class: "melds-inner", "data-testid": `table-${owner}`, "aria-label": names.x("page.table.melds_of", owner) });
     if (!list.length) {
-      wrap.append(h("p", { class: "muted empty" }, "No melds yet."));
+      wrap.append(h("p", { class: "muted empty" }, t("page.table.no_melds")));
       return wrap;
     }
     const ol = h("ol", { class: "meld-list" });
@@ -340,7 +401,7 @@ export function openTable(main, matchId, { go }) {
     list.forEach((m, i) => {
       const row = cardRow(m, { size: "sm", highlight: highlightCard });
       const isNew = changed.has(key(m));
-      ol.append(h("li", { class: `meld${isNew ? " changed" : ""}`, "data-meld": i + 1, "aria-label": `Meld ${i + 1}${isNew ? " (new or changed)" : ""}: ${spokenList(m)}` },
+      ol.append(h("li", { class: `meld${isNew ? " changed" : ""}`, "data-meld": i + 1, "aria-label": t(isNew ? "page.table.meld_label_new" : "page.table.meld_label", { n: i + 1, cards: spokenList(m) }) },
         h("span", { class: "meld-no", "aria-hidden": "true" }, String(i + 1)), row));
     });
     wrap.append(ol);
@@ -363,9 +424,9 @@ export function openTable(main, matchId, { go }) {
 
   function seatBadges(s, prog) {
     const n = (prog.melded || {})[String(s)] ?? 0;
-    const parts = [h("span", { class: `meld-count${n >= ELEVEN - 1 ? " hot" : ""}`, "data-testid": `meld-count-${s}`, "data-count": String(n) }, `${n} of ${ELEVEN} melded`)];
+    const parts = [h("span", { class: `meld-count${n >= ELEVEN - 1 ? " hot" : ""}`, "data-testid": `meld-count-${s}`, "data-count": String(n) }, t("page.table.melded", { n, of: ELEVEN }))];
     if ((prog.one_from_eleven || []).includes(s)) {
-      parts.push(h("span", { class: "badge eleven", "data-testid": "one-from-eleven", "data-seat": String(s) }, "one card from winning"));
+      parts.push(h("span", { class: "badge eleven", "data-testid": "one-from-eleven", "data-seat": String(s) }, t("page.table.one_from_winning")));
     }
     return parts;
   }
@@ -385,17 +446,19 @@ export function openTable(main, matchId, { go }) {
     sending = false;
     const v = f.view;
     const m = f.match || {};
-    const me = v.seat;
+    // a spectator sees seat 1 at the bottom and seat 2 at the top, both by name
+    const me = spectator ? 1 : v.seat;
     const opp = me === 1 ? 2 : 1;
-    const oppName = opponentName(m.opponent, opp);
-    const names = namer(me, oppName);
+    const oppName = seatName(m, opp);
+    const names = spectator ? spectatorNamer(m) : namer(me, oppName);
     const prog = frameProgress(f);
     updateCue(f);
     root.dataset.version = String(f.version);
     root.dataset.seat = String(me);
     root.dataset.status = v.status;
     root.dataset.deal = String((f.deal && f.deal.number) || m.deal_number || "");
-    root.dataset.myTurn = String(v.to_act === me);
+    root.dataset.myTurn = String(!spectator && v.to_act === me);
+    root.dataset.spectator = String(spectator);
     root.dataset.rules = v.rules || m.rules || "";
     // this deal was dealt from `serve --test-decks` (chosen, not shuffled)
     const testDeal = f.deal && "test" in f.deal ? !!f.deal.test : !!m.test;
@@ -403,36 +466,37 @@ export function openTable(main, matchId, { go }) {
 
     // Score bar: the score, the rules (opens their summary), stakes, format, deal
     const sc = m.score || {};
-    const fmt = m.format === "first_to" ? `first to ${m.target}` : m.format === "stakes" ? "stakes" : "running tally";
+    const fmt = m.format === "first_to" ? t("page.format.first_to", { n: m.target }) : m.format === "stakes" ? t("page.format.stakes") : t("page.format.tally");
     const rules = v.rules || m.rules || "gameweave";
-    if (!rulesTitle) profileTitle(rules).then((t) => { rulesTitle = t; const b = root.querySelector("[data-testid=rules-name]"); if (b) b.textContent = `${t} rules`; });
+    if (!rulesTitle) profileTitle(rules).then((title) => { rulesTitle = title; const b = root.querySelector("[data-testid=rules-name]"); if (b) b.textContent = t("page.table.rules_chip", { rules: rulesTitle }); });
     // Each part is its own chip, so a narrow screen wraps whole chips (no separators).
     el.score.replaceChildren(
-      h("span", { class: "score" }, h("strong", {}, `You ${sc[String(me)] ?? 0}`), " – ", h("strong", {}, `${sc[String(opp)] ?? 0} ${oppName}`)),
+      h("span", { class: "score" }, h("strong", {}, `${names.who(me)} ${sc[String(me)] ?? 0}`), " – ", h("strong", {}, `${sc[String(opp)] ?? 0} ${oppName}`)),
       m.stakes ? h("span", { class: "chip stakes", "data-testid": "stakes" }, stakesLine(m.stakes, me, oppName)) : "",
-      sc.tablas ? h("span", { class: "chip" }, `${sc.tablas} tablas`) : "",
-      h("button", { type: "button", class: "chip rules-chip", "data-testid": "rules-name", "data-rules": rules, "aria-label": `${rulesTitle || rules} rules: how to play`,
-        onclick: (ev) => openHelp(rules, ev.currentTarget) }, `${rulesTitle || rules} rules`),
+      sc.tablas ? h("span", { class: "chip" }, t("page.table.tablas_count", { n: sc.tablas })) : "",
+      h("button", { type: "button", class: "chip rules-chip", "data-testid": "rules-name", "data-rules": rules, "aria-label": t("page.table.rules_label", { rules: rulesTitle || rules }),
+        onclick: (ev) => openHelp(rules, ev.currentTarget) }, t("page.table.rules_chip", { rules: rulesTitle || rules })),
       m.stakes ? "" : h("span", { class: "chip" }, fmt),
-      h("span", { class: "chip" }, `deal ${m.deal_number ?? ""}`),
-      testDeal ? h("span", { class: "chip test", title: "dealt from gameweave serve --test-decks" }, "test deck") : "",
-      m.opponent && m.opponent.kind === "person"
+      h("span", { class: "chip" }, t("page.table.deal_chip", { n: m.deal_number ?? "" })),
+      testDeal ? h("span", { class: "chip test", title: t("page.table.test_deck_title") }, t("page.table.test_deck")) : "",
+      !m.players && m.opponent && m.opponent.kind === "person"
         ? h("span", { class: `chip presence ${m.opponent.joined === false ? "off" : m.opponent.connected ? "on" : "off"}` },
-          m.opponent.joined === false ? `${oppName} has not joined yet` : m.opponent.connected ? `${oppName} online` : `${oppName} away`)
+          m.opponent.joined === false ? t("page.presence.not_joined", { who: oppName }) : m.opponent.connected ? t("page.presence.online", { who: oppName }) : t("page.presence.away", { who: oppName }))
         : "",
-      h("button", { type: "button", class: "chip help-chip", "data-testid": "open-help", "aria-label": "How to play", onclick: (ev) => openHelp(rules, ev.currentTarget) }, "?"),
+      h("button", { type: "button", class: "chip help-chip", "data-testid": "open-help", "aria-label": t("page.how_to_play"), onclick: (ev) => openHelp(rules, ev.currentTarget) }, "?"),
     );
+    renderPeople(f, names);
 
     // Invite while the friend has not joined
     if (m.invite_url) {
       const url = new URL(m.invite_url, location.origin).href;
-      const input = h("input", { type: "text", readonly: true, value: url, "data-testid": "invite-link", class: "invite-input", "aria-label": "Invite link" });
+      const input = h("input", { type: "text", readonly: true, value: url, "data-testid": "invite-link", class: "invite-input", "aria-label": t("page.invite_link") });
       input.addEventListener("focus", () => input.select());
       el.invite.hidden = false;
       el.invite.replaceChildren(
-        h("p", {}, "Waiting for your friend. Send them this link:"),
+        h("p", {}, t("page.table.invite_waiting")),
         h("div", { class: "invite-row" }, input,
-          h("button", { type: "button", class: "btn", onclick: () => navigator.clipboard.writeText(url).then(() => toast("Invite link copied."), () => toast("Select the link and copy it.")) }, "Copy link")),
+          h("button", { type: "button", class: "btn", onclick: () => navigator.clipboard.writeText(url).then(() => toast(t("page.copied")), () => toast(t("page.copy_by_hand"))) }, t("page.copy_link"))),
       );
     } else {
       el.invite.hidden = true;
@@ -441,25 +505,24 @@ export function openTable(main, matchId, { go }) {
 
     // Status in words
     el.status.textContent = statusText(v, names, { choices: f.choices || [] });
-    el.status.classList.toggle("mine", v.to_act === me);
+    el.status.classList.toggle("mine", !spectator && v.to_act === me);
+    markTurn(!spectator && v.status === "playing" && v.to_act === me, baseTitle);
 
     // Forced notice
-    const forced = forcedOnMe(v);
+    const forced = spectator ? null : forcedOnMe(v);
     if (forced) {
       el.notice.hidden = false;
       el.notice.replaceChildren(...(forced.pending
         ? [
-          h("strong", {}, "You were forced. "),
-          forced.how === "forced back"
-            ? `${oppName} forced ${short(forced.card)}, the card you turned and refused, back onto you. `
-            : `${oppName} ${forced.how} ${short(forced.card)} and forced it on you. `,
-          "Meld it (your choices below); it counts towards your eleven.",
+          h("strong", {}, t("page.forced.title")), " ",
+          t(`page.forced.pending.${forced.how}`, { opp: oppName, card: short(forced.card) }), " ",
+          t("page.forced.meld_it"),
         ]
         : [
-          h("strong", {}, "You were forced. "),
-          `${oppName} ${forced.how} ${short(forced.card)} onto your meld: `,
+          h("strong", {}, t("page.forced.title")), " ",
+          t(`page.forced.onto.${forced.how}`, { opp: oppName, card: short(forced.card) }), " ",
           cardRow(forced.meld, { size: "xs", highlight: forced.card }),
-          ". It counts towards your eleven. Now throw a card.",
+          " ", t("page.forced.now_throw"),
         ]));
     } else {
       el.notice.hidden = true;
@@ -468,22 +531,23 @@ export function openTable(main, matchId, { go }) {
 
     // Opponent: name, hand count, progress towards eleven
     const oppCount = (v.hand_counts || {})[String(opp)] ?? 0;
-    el.oppName.replaceChildren(oppName, h("span", { class: "muted small" }, `${oppCount} card${oppCount === 1 ? "" : "s"} in hand`), ...seatBadges(opp, prog));
-    if (v.opponent_hand) {
+    el.oppName.replaceChildren(oppName, h("span", { class: "muted small" }, tn("page.table.cards_in_hand", oppCount)), ...seatBadges(opp, prog));
+    const oppHand = spectator ? (v.hands ? v.hands[String(opp)] : null) : v.opponent_hand;
+    if (oppHand) {
       // The deal is over: their hand face up, here only (the result box points to it).
       el.oppHand.classList.add("revealed");
       el.oppHand.replaceChildren(
-        h("span", { class: "hand-label", "aria-hidden": "true" }, `${oppName}'s hand, face up:`),
-        v.opponent_hand.length ? cardRow(v.opponent_hand, { size: "sm" }) : h("p", { class: "muted empty" }, "No cards left in hand."),
+        h("span", { class: "hand-label", "aria-hidden": "true" }, t("page.table.face_up", { who: oppName })),
+        oppHand.length ? cardRow(oppHand, { size: "sm" }) : h("p", { class: "muted empty" }, t("page.table.no_cards_left")),
       );
-      el.oppHand.setAttribute("aria-label", v.opponent_hand.length ? `${oppName}'s hand: ${spokenList(v.opponent_hand)}` : `${oppName} has no cards left in hand`);
+      el.oppHand.setAttribute("aria-label", oppHand.length ? t("page.table.hand_label", { who: oppName, cards: spokenList(oppHand) }) : t("page.table.no_cards_label", { who: oppName }));
     } else {
       el.oppHand.classList.remove("revealed");
       const backs = h("span", { class: "backs" });
       for (let i = 0; i < oppCount; i++) backs.append(backEl("xs", ""));
       for (const b of backs.children) b.setAttribute("aria-hidden", "true");
       el.oppHand.replaceChildren(backs);
-      el.oppHand.setAttribute("aria-label", `${oppName} holds ${oppCount} cards`);
+      el.oppHand.setAttribute("aria-label", tn("page.table.holds", oppCount, { who: oppName }));
     }
     const melds = v.melds || {};
     const lastEv = (v.history || [])[(v.history || []).length - 1];
@@ -493,28 +557,28 @@ export function openTable(main, matchId, { go }) {
 
     // Centre: stock, live card, and the dead cards as a grid by suit (always shown)
     el.stock.replaceChildren(
-      v.stock > 0 ? backEl("md", `stock: ${v.stock} cards`) : h("span", { class: "card empty md", role: "img", "aria-label": "the stock is empty" }),
-      h("span", { class: "caption" }, h("strong", {}, String(v.stock)), " in stock"),
+      v.stock > 0 ? backEl("md", t("page.table.stock_label", { n: v.stock })) : h("span", { class: "card empty md", role: "img", "aria-label": t("page.table.stock_empty") }),
+      h("span", { class: "caption" }, h("strong", {}, String(v.stock)), " ", t("page.table.in_stock")),
     );
     if (v.live) {
-      const by = v.live_from ? (v.live_from === me ? "you let it go" : `${oppName} let it go`) : (v.to_act === me ? "you turned it" : `${oppName} turned it`);
-      const card = cardEl(v.live, { size: "lg", label: `live card: ${spoken(v.live)}, ${by}` });
+      const by = v.live_from ? names.x("page.table.let_go", v.live_from) : names.x("page.table.turned_it", v.to_act);
+      const card = cardEl(v.live, { size: "lg", label: t("page.table.live_label", { card: spoken(v.live), by }) });
       if (lastLive !== `${f.version}:${v.live}` && lastLive?.split(":")[1] !== v.live) card.classList.add("enter");
       lastLive = `${f.version}:${v.live}`;
-      el.live.replaceChildren(card, h("span", { class: "caption" }, v.live_from ? "Live — " : "Turned — ", by));
+      el.live.replaceChildren(card, h("span", { class: "caption" }, v.live_from ? t("page.table.live_caption") : t("page.table.turned_caption"), " — ", by));
     } else if (v.forced) {
       // R18e: a forced card waits for its seat's meld; nothing is live meanwhile
       lastLive = null;
-      const on = v.to_act === me ? "you must meld it" : `${oppName} must meld it`;
-      el.live.replaceChildren(cardEl(v.forced, { size: "lg", label: `forced card: ${spoken(v.forced)}, ${on}` }),
-        h("span", { class: "caption" }, "Forced — ", on));
+      const on = names.x("page.must_meld", v.to_act);
+      el.live.replaceChildren(cardEl(v.forced, { size: "lg", label: t("page.table.forced_label", { card: spoken(v.forced), on }) }),
+        h("span", { class: "caption" }, t("page.table.forced_caption"), " — ", on));
     } else {
       lastLive = null;
-      el.live.replaceChildren(h("span", { class: "card empty lg", role: "img", "aria-label": "no live card" }), h("span", { class: "caption" }, "No live card"));
+      el.live.replaceChildren(h("span", { class: "card empty lg", role: "img", "aria-label": t("page.table.no_live") }), h("span", { class: "caption" }, t("page.table.no_live_caption")));
     }
     const dead = v.dead || [];
     el.dead.dataset.count = String(dead.length);
-    el.dead.replaceChildren(h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " dead"), deadGrid(dead));
+    el.dead.replaceChildren(h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", t("page.table.dead")), deadGrid(dead));
 
     // Choices
     const items = frameChoices(f, names);
@@ -525,7 +589,7 @@ export function openTable(main, matchId, { go }) {
     renderResult(f, names, oppName);
 
     // Move log (appended, so a screen reader hears only what is new)
-    const lines = logLines(v, names);
+    const lines = logLines(v, names, { resigned: (f.deal && f.deal.resigned) || null });
     const lk = `${root.dataset.deal}`;
     if (lk !== logKey) {
       el.log.replaceChildren();
@@ -543,7 +607,7 @@ export function openTable(main, matchId, { go }) {
 
     // Focus: where it was (the same control again), or the first choice when the turn
     // comes back to this seat, so the keyboard never falls back to <body>.
-    const myTurn = v.to_act === me && v.status === "playing";
+    const myTurn = !spectator && v.to_act === me && v.status === "playing";
     const active = document.activeElement;
     const lost = !active || active === document.body || (hadFocusInside && !root.contains(prevFocus));
     const first = () => root.querySelector(".actions [data-action]:not([disabled]), .actions [data-send], .hand [data-action]:not([disabled]), .hand [data-pick], [data-testid=next-deal], [data-testid=rematch]");
@@ -587,11 +651,11 @@ export function openTable(main, matchId, { go }) {
       const more = meldItems.filter(({ d }) => [...picked].every((c) => (d.uses || []).includes(c))).length - exact.length;
       const card = v.forced || v.live;
       const head = picked.size
-        ? `${picked.size} card${picked.size === 1 ? "" : "s"} picked: ${exact.length === 1 ? "1 table uses" : `${exact.length} tables use`} exactly ${picked.size === 1 ? "it" : "these"}${more > 0 ? ` (${more} more use other cards too — pick more)` : ""}.`
-        : `${meldItems.length} ways to meld ${card ? short(card) : "the card"}: pick the cards from your hand to add (marked in your hand).`;
+        ? `${tn("page.chooser.picked", picked.size, { tables: tn("page.chooser.tables_use", exact.length) })}${more > 0 ? ` ${t("page.chooser.more", { more })}` : ""}.`
+        : t("page.chooser.ways", { n: meldItems.length, card: card ? short(card) : t("page.it") });
       controls.push(h("div", { class: "chooser", "data-testid": "chooser" },
         h("p", { class: "chooser-head" }, head,
-          picked.size ? h("button", { type: "button", class: "btn small", "data-clear": "picks" }, "Clear the picks") : ""),
+          picked.size ? h("button", { type: "button", class: "btn small", "data-clear": "picks" }, t("page.chooser.clear")) : ""),
         exact.length ? h("div", { class: "chooser-tables" }, exact.slice(0, 12).map(({ a, d }) => meldButton(a, d))) : ""));
     } else {
       for (const { a, d } of meldItems) controls.push(meldButton(a, d));
@@ -599,46 +663,63 @@ export function openTable(main, matchId, { go }) {
     if (selectedThrow && throws.has(selectedThrow.split(" ")[1])) {
       const c = selectedThrow.split(" ")[1];
       controls.push(h("div", { class: "throw-confirm" },
-        h("button", { type: "button", class: "btn primary", "data-send": selectedThrow }, `Throw ${short(c)}`),
-        h("button", { type: "button", class: "btn", "data-clear": "throw" }, "Keep it")));
+        h("button", { type: "button", class: "btn primary", "data-send": selectedThrow }, t("page.choice.throw", { card: short(c) })),
+        h("button", { type: "button", class: "btn", "data-clear": "throw" }, t("page.table.keep_it"))));
     }
     const oppWho = names.who(v.seat === 1 ? 2 : 1);
-    const warn = (d) => (d.danger ? h("span", { class: "danger-tag" }, `⚠ hands ${oppWho} the deal`) : "");
+    const warn = (d) => (d.danger ? h("span", { class: "danger-tag" }, `⚠ ${t("page.danger.tag", { opp: oppWho })}`) : "");
     for (const { a, d } of items) {
       if (d.kind === "meld" || (d.kind === "throw" && !d.force)) continue;
       if (d.force) {
         const landed = [...(d.target || []), d.card || v.live].filter(Boolean);
         controls.push(h("button", { type: "button", class: `btn choice force-choice${d.danger ? " danger" : ""}`, "data-action": a,
-          "aria-label": `${d.label}: ${spokenList(d.target || [])}${d.danger ? `; this hands ${oppWho} the deal` : ""}` },
+          "aria-label": `${d.label}: ${spokenList(d.target || [])}${d.danger ? `; ${t("page.danger.tag", { opp: oppWho })}` : ""}` },
         h("span", { class: "choice-label" }, d.label), cardRow(handOrder(landed), { size: "xs", highlight: d.card || v.live }), warn(d)));
       } else {
         // the passive move is primary only when nothing can be melded (and it is safe)
         const primary = !hasMeld && !d.danger && (d.kind === "turn" || d.kind === "refuse");
         controls.push(h("button", { type: "button", class: `btn ${primary ? "primary" : "passive"} choice${d.danger ? " danger" : ""}`, "data-action": a,
-          "aria-label": d.danger ? `${d.label}; this hands ${oppWho} the deal` : null }, h("span", { class: "choice-label" }, d.label), warn(d)));
+          "aria-label": d.danger ? `${d.label}; ${t("page.danger.tag", { opp: oppWho })}` : null }, h("span", { class: "choice-label" }, d.label), warn(d)));
       }
     }
     el.actions.hidden = !controls.length;
     el.actions.classList.toggle("choosing", chooser);
-    el.actions.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, "Your choices"), ...controls] : []));
+    el.actions.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, t("page.table.your_choices")), ...controls] : []));
 
-    el.myName.replaceChildren("Your hand",
-      h("span", { class: "muted small" }, `${hand.length} card${hand.length === 1 ? "" : "s"}${throws.size ? (touchScreen() ? " · tap a card to throw it" : " · click a card to throw it") : chooser ? " · pick the cards to add" : ""}`),
+    if (spectator) {
+      // seat 1, seen from outside: its name and the backs of its cards (R21), the hand
+      // face up once the deal is over
+      const n = (v.hand_counts || {})["1"] ?? 0;
+      const shown = v.hands ? v.hands["1"] || [] : null;
+      el.myName.replaceChildren(names.who(1), h("span", { class: "muted small" }, tn("page.table.cards_in_hand", n)), ...seatBadges(1, frameProgress(frame)));
+      if (shown) el.hand.replaceChildren(...(shown.length ? shown.map((c) => cardEl(c, { size: "lg" })) : [h("p", { class: "muted" }, t("page.table.no_cards_left"))]));
+      else {
+        const backs = [];
+        for (let i = 0; i < n; i++) backs.push(backEl("sm", ""));
+        for (const b of backs) b.setAttribute("aria-hidden", "true");
+        el.hand.replaceChildren(...backs);
+      }
+      el.hand.setAttribute("aria-label", tn("page.table.holds", n, { who: names.who(1) }));
+      return;
+    }
+    const hint = throws.size ? (touchScreen() ? t("page.table.tap_to_throw") : t("page.table.click_to_throw")) : chooser ? t("page.table.pick_to_add") : "";
+    el.myName.replaceChildren(t("page.table.your_hand"),
+      h("span", { class: "muted small" }, tn("page.table.cards", hand.length) + (hint ? ` · ${hint}` : "")),
       ...seatBadges(v.seat, frameProgress(frame)));
     el.hand.classList.toggle("throwing", throws.size > 0);
     el.hand.classList.toggle("picking", chooser);
     el.hand.replaceChildren(...hand.map((c) => {
       if (throws.has(c)) {
-        const t = throws.get(c);
-        const b = cardEl(c, { tag: "button", size: "lg", label: `Throw ${spoken(c)}${t.d.danger ? `; this hands ${names.who(v.seat === 1 ? 2 : 1)} the deal` : ""}` });
-        b.dataset.action = t.a;
-        if (t.d.danger) b.classList.add("danger");
+        const x = throws.get(c);
+        const b = cardEl(c, { tag: "button", size: "lg", label: `${t("page.choice.throw", { card: spoken(c) })}${x.d.danger ? `; ${t("page.danger.tag", { opp: names.who(v.seat === 1 ? 2 : 1) })}` : ""}` });
+        b.dataset.action = x.a;
+        if (x.d.danger) b.classList.add("danger");
         if (selectedThrow === b.dataset.action) b.classList.add("selected");
         return b;
       }
       if (chooser && pickable.has(c)) {
         const on = picked.has(c);
-        const b = cardEl(c, { tag: "button", size: "lg", label: `${on ? "Picked" : "Pick"} ${spoken(c)} to add to your table` });
+        const b = cardEl(c, { tag: "button", size: "lg", label: t(on ? "page.table.picked_label" : "page.table.pick_label", { card: spoken(c) }) });
         b.dataset.pick = c;
         b.setAttribute("aria-pressed", String(on));
         if (on) b.classList.add("picked");
@@ -646,7 +727,7 @@ export function openTable(main, matchId, { go }) {
       }
       return cardEl(c, { size: "lg" });
     }));
-    if (!hand.length) el.hand.append(h("p", { class: "muted" }, "No cards in hand."));
+    if (!hand.length) el.hand.append(h("p", { class: "muted" }, t("page.table.no_cards")));
   }
 
   async function rematch(btn) {
@@ -657,13 +738,16 @@ export function openTable(main, matchId, { go }) {
       go(res.table_url || `/table/${res.match_id}`);
     } catch (err) {
       btn.disabled = false;
-      toast(`Could not start a rematch: ${err.message}`, "error");
+      toast(t("page.table.rematch_failed", { why: err.message }), "error");
     }
   }
 
   function renderResult(f, names, oppName) {
     const v = f.view;
     const m = f.match || {};
+    const waiting = (m.waiting_for || []).map(Number);
+    el.waiting.hidden = true;
+    el.waiting.replaceChildren();
     if (v.status === "playing") {
       el.result.hidden = true;
       el.result.removeAttribute("data-testid");
@@ -671,53 +755,82 @@ export function openTable(main, matchId, { go }) {
       el.result.replaceChildren();
       return;
     }
-    const me = v.seat;
+    const me = spectator ? 1 : v.seat;
     const opp = me === 1 ? 2 : 1;
     const dealNo = (f.deal && f.deal.number) || m.deal_number;
     el.result.hidden = false;
     el.result.setAttribute("data-testid", "result");
     el.result.classList.toggle("match-end", !!m.over);
+    const resigned = (f.deal && f.deal.resigned) || null; // the seat that resigned this deal
     let title;
-    if (v.status === "tablas") title = "Tablas — the stock ran out. Nobody wins this deal.";
-    else if (v.winner === me) title = "You won the deal!";
-    else title = `${oppName} won the deal.`;
+    if (v.status === "tablas") title = t("page.result.tablas");
+    else title = names.x("page.result.deal_won", v.winner);
     const sc = m.score || {};
     const children = [];
     if (m.over) {
-      const won = m.winner === me;
-      const line = m.format === "first_to" ? ` ${sc[String(won ? me : opp)]}–${sc[String(won ? opp : me)]}` : "";
-      children.push(h("h2", { id: "result-title", "data-testid": "match-winner" }, won ? `You won the match${line}!` : `${oppName} won the match${line}.`));
-      children.push(h("p", { class: "deal-line" }, `Deal ${dealNo}: ${title}`));
+      const line = m.format === "first_to" ? ` ${sc[String(m.winner)] ?? 0}–${sc[String(m.winner === 1 ? 2 : 1)] ?? 0}` : "";
+      const abandoned = m.abandoned || m.status === "abandoned";
+      const key = !m.resigned ? "page.result.match_won" : !spectator && m.resigned === me ? "page.result.i_resigned" : "page.result.match_resigned";
+      children.push(h("h2", { id: "result-title", "data-testid": "match-winner" },
+        abandoned ? t("page.result.abandoned") : names.x(key, m.winner, { line, loser: names.whom(m.resigned || (m.winner === 1 ? 2 : 1)) })));
+      children.push(h("p", { class: "deal-line" }, t("page.result.deal_line", { n: dealNo, title })));
     } else {
       children.push(h("h2", { id: "result-title" }, title));
-      children.push(h("p", { class: "match-line" }, `Match: you ${sc[String(me)] ?? 0} – ${sc[String(opp)] ?? 0} ${oppName}${sc.tablas ? `, ${sc.tablas} tablas` : ""}${m.format === "first_to" ? ` (first to ${m.target})` : ""}.`));
+      children.push(h("p", { class: "match-line" }, t(m.format === "first_to" ? "page.result.match_line_first_to" : "page.result.match_line", {
+        mine: sc[String(me)] ?? 0, theirs: sc[String(opp)] ?? 0, who: names.who(me), opp: oppName,
+        tablas: sc.tablas ? t("page.result.tablas_part", { n: sc.tablas }) : "", target: m.target })));
     }
-    if (m.stakes) children.push(h("p", { class: "stakes-line", "data-testid": "stakes-balance" }, stakesLine(m.stakes, me, oppName).replace(/^stakes/, "Stakes")));
+    if (resigned) children.push(h("p", { class: "resigned-line", "data-testid": "resigned" }, names.x("page.result.resigned_deal", Number(resigned))));
+    if (m.stakes) children.push(h("p", { class: "stakes-line", "data-testid": "stakes-balance" }, stakesLine(m.stakes, me, oppName).replace(/^./, (c) => c.toUpperCase())));
     if (m.over && Array.isArray(m.results) && m.results.length) {
-      children.push(h("ol", { class: "deal-results", "data-testid": "deal-results", "aria-label": "Every deal of the match" },
+      children.push(h("ol", { class: "deal-results", "data-testid": "deal-results", "aria-label": t("page.result.every_deal") },
         m.results.map((w, i) => h("li", {},
-          h("a", { href: `/replay/${matchId}/${i + 1}`, "data-nav": "" }, `Deal ${i + 1}`), ": ",
-          w == null ? "tablas" : w === me ? "you won" : `${oppName} won`))));
+          h("a", { href: `/replay/${matchId}/${i + 1}`, "data-nav": "" }, t("page.result.deal_n", { n: i + 1 })), ": ",
+          w == null ? t("term.tablas") : names.x("page.result.won_short", w)))));
     }
-    if (v.opponent_hand && v.opponent_hand.length) {
-      children.push(h("p", { class: "reveal-hand" }, `${oppName}'s hand (${v.opponent_hand.length} card${v.opponent_hand.length === 1 ? "" : "s"}) is face up in their area.`));
+    const revealed = spectator ? v.hands : v.opponent_hand;
+    if (!spectator && v.opponent_hand && v.opponent_hand.length) {
+      children.push(h("p", { class: "reveal-hand" }, tn("page.result.reveal", v.opponent_hand.length, { who: oppName })));
+    } else if (spectator && revealed) {
+      children.push(h("p", { class: "reveal-hand" }, t("page.result.reveal_both")));
     }
-    const check = h("p", { class: "deck-check small", "data-testid": "deck-check" }, "Checking the shuffle…");
+    const check = h("p", { class: "deck-check small", "data-testid": "deck-check" }, t("page.result.checking"));
     children.push(check);
     const reveal = f.deal && f.deal.reveal;
     if (reveal) {
-      children.push(h("details", { class: "deck small" }, h("summary", {}, "The deal's deck order"),
-        h("p", { class: "mono small" }, reveal.deck), h("p", { class: "mono small" }, `salt ${reveal.salt}`),
-        h("p", { class: "mono small" }, `commitment ${f.deal.commitment}`)));
+      children.push(h("details", { class: "deck small" }, h("summary", {}, t("page.result.deck_order")),
+        h("p", { class: "mono small" }, reveal.deck), h("p", { class: "mono small" }, t("page.result.salt", { salt: reveal.salt })),
+        h("p", { class: "mono small" }, t("page.result.commitment", { commitment: f.deal.commitment }))));
+    }
+    // Each seat's own pace (issue 10): this seat's screen stays until it moves on; once it
+    // has, it waits (by name) for the other.
+    const iWait = !spectator && !m.over && waiting.length && !waiting.includes(me);
+    if (!m.over && waiting.length) {
+      const others = waiting.filter((s) => spectator || s !== me);
+      if (others.length) {
+        el.waiting.hidden = false;
+        el.waiting.dataset.seats = others.join(" ");
+        el.waiting.textContent = spectator
+          ? t("page.waiting.spectator", { who: others.map((s) => names.who(s)).join(", ") })
+          : iWait ? t("page.waiting.for", { who: seatName(m, others[0]) }) : t("page.waiting.other_ready", { who: seatName(m, opp) });
+        if (!iWait && !spectator) el.waiting.hidden = true; // the other is ready: said in the button's line below
+      }
     }
     const buttons = h("div", { class: "result-buttons" });
-    if (!m.over) {
-      buttons.append(h("button", { type: "button", class: "btn primary", "data-testid": "next-deal", onclick: () => send({ type: "next_deal" }) }, "Next deal"));
+    if (spectator) {
+      // a spectator never acts
+    } else if (!m.over) {
+      const ready = iWait;
+      buttons.append(h("button", { type: "button", class: "btn primary", "data-testid": "next-deal", disabled: ready, "aria-describedby": ready ? "waiting-line" : null,
+        onclick: () => send({ type: "next_deal" }) }, ready ? t("page.result.ready") : t("page.result.next_deal")));
+      if (!ready && waiting.length && !waiting.includes(opp)) {
+        children.push(h("p", { class: "muted small", "data-testid": "other-ready" }, t("page.waiting.other_ready", { who: oppName })));
+      }
     } else {
-      buttons.append(h("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: (ev) => rematch(ev.currentTarget) }, "Rematch, same settings"));
-      buttons.append(h("a", { class: "btn", href: "/", "data-nav": "" }, "Back to the lobby"));
+      buttons.append(h("button", { type: "button", class: "btn primary", "data-testid": "rematch", onclick: (ev) => rematch(ev.currentTarget) }, t("page.result.rematch")));
+      buttons.append(h("a", { class: "btn", href: "/", "data-nav": "" }, t("page.back_to_lobby")));
     }
-    buttons.append(h("a", { class: "btn", href: `/replay/${matchId}/${dealNo}`, "data-nav": "", "data-testid": "replay-link" }, "Replay this deal"));
+    if (!spectator) buttons.append(h("a", { class: "btn", href: `/replay/${matchId}/${dealNo}`, "data-nav": "", "data-testid": "replay-link" }, t("page.result.replay")));
     children.push(buttons);
     el.result.replaceChildren(...children);
 
@@ -725,23 +838,153 @@ export function openTable(main, matchId, { go }) {
     // match may be shuffled again)
     const test = f.deal && "test" in f.deal ? !!f.deal.test : !!m.test;
     if (!reveal) {
-      check.textContent = "The deck has not been revealed yet.";
+      check.textContent = t("page.result.not_revealed");
       return;
     }
     const ck = `${dealNo}:${f.deal.commitment}`;
     const show = (r) => {
       check.className = `deck-check small ${r.ok ? "ok" : "bad"}`;
       check.dataset.ok = String(r.ok);
-      if (test) check.textContent = "Dealt from a test deck (gameweave serve --test-decks): chosen, not shuffled — no fair-shuffle claim.";
-      else check.textContent = r.ok ? "✓ Fair shuffle: the deck is the one promised before the deal." : "✗ Warning: the deck is NOT the one promised before the deal.";
+      if (test) check.textContent = t("page.result.test_deck");
+      else check.textContent = r.ok ? t("page.result.fair") : t("page.result.unfair");
     };
     if (verified[ck]) show(verified[ck]);
     else {
       checkCommitment(reveal.deck, reveal.salt, f.deal.commitment).then((r) => {
         verified[ck] = r;
         if (frame === f) show(r);
-      }, () => { check.textContent = "The shuffle could not be checked in this browser; run `gameweave verify` on the record."; });
+      }, () => { check.textContent = t("page.result.cannot_check"); });
     }
+  }
+
+  // ------------------------------------------------------------ people (issue 10)
+  /** Presence, clocks, spectators, the watch link, resign, quick phrases and the last
+   * deal's replay, from match.players / clock / spectators / watch_url / last_deal. */
+  function renderPeople(f, names) {
+    const m = f.match || {};
+    const v = f.view;
+    const players = m.players || null;
+    const chips = [];
+    // presence in a match between people (a bot is always there)
+    const people = players && [1, 2].every((s) => (players[String(s)] || {}).kind !== "bot");
+    if (people) {
+      for (const s of [1, 2]) {
+        const p = players[String(s)] || {};
+        const online = p.kind === "bot" ? true : !!p.online;
+        const notJoined = s !== frame.seat && m.opponent && m.opponent.joined === false;
+        const state = p.kind === "bot" ? "bot" : notJoined ? "not_joined" : p.away ? "away" : online ? "online" : "offline";
+        const self = !spectator && s === frame.seat;
+        chips.push(h("span", { class: `chip presence ${online && !p.away ? "on" : "off"}${self ? " self" : ""}`, "data-testid": `presence-${s}`, "data-online": String(online), "data-away": String(!!p.away), "data-seat": String(s) },
+          h("span", { class: "presence-text" }, t(`page.presence.${state}`, { who: names.who(s) }))));
+      }
+    }
+    const clock = m.clock || null;
+    clockBase = clock ? { at: performance.now(), ms: clock.deadline_in_ms, seat: clock.to_act, bank: clock.bank || {}, per: clock.per_decision } : null;
+    if (clock) {
+      for (const s of [1, 2]) {
+        chips.push(h("span", { class: "chip clock", "data-testid": `clock-${s}`, "data-seat": String(s), "data-seconds": "" }));
+      }
+    }
+    if (!spectator && m.spectators != null && (people || m.spectators > 0)) {
+      chips.push(h("span", { class: "chip spectators", "data-testid": "spectators", "data-count": String(m.spectators) }, tn("page.spectators", m.spectators)));
+    }
+    el.score.append(...chips);
+    tickClocks();
+    clearInterval(clockTimer);
+    clockTimer = clock ? setInterval(tickClocks, 250) : null;
+
+    // the aside: last deal's replay, the watch link, phrases, resign
+    const extra = [];
+    if (m.last_deal && v.status === "playing") {
+      extra.push(h("p", { class: "small" }, h("a", { href: `/replay/${matchId}/${m.last_deal}`, "data-nav": "", "data-testid": "last-deal-replay" }, t("page.table.last_deal_replay", { n: m.last_deal }))));
+    }
+    if (!spectator && m.watch_url) {
+      const url = new URL(m.watch_url, location.origin).href;
+      const input = h("input", { type: "text", readonly: true, value: url, class: "invite-input", "data-testid": "watch-link", "aria-label": t("page.watch.link_label") });
+      input.addEventListener("focus", () => input.select());
+      extra.push(h("details", { class: "watch small" }, h("summary", {}, t("page.watch.invite")), h("p", { class: "muted small" }, t("page.watch.text")), input));
+    }
+    if (!spectator && people) {
+      const cool = phraseCooling();
+      el.phrases.replaceChildren(h("h3", { class: "small" }, t("page.phrases.title")),
+        ...phraseKeys().map((k) => h("button", { type: "button", class: "btn small phrase", "data-phrase": k, disabled: cool || replaced,
+          onclick: () => sendPhrase(k) }, t(`phrase.${k}`))));
+      extra.push(el.phrases);
+    }
+    if (!spectator && !m.over) {
+      extra.push(h("p", {}, h("button", { type: "button", class: "btn small resign", "data-testid": "resign", disabled: replaced,
+        onclick: (ev) => confirmResign(ev.currentTarget) }, t("page.resign.button"))));
+    }
+    if (spectator) extra.push(h("p", { class: "muted small", "data-testid": "spectator-note" }, t("page.watch.note")));
+    el.extra.replaceChildren(...extra);
+  }
+
+  /** The clocks count down locally from the frame's deadline_in_ms (the server's clock;
+   * what is shown is only a display of it). */
+  function tickClocks() {
+    if (!clockBase) return;
+    for (const s of [1, 2]) {
+      const c = root.querySelector(`[data-testid=clock-${s}]`);
+      if (!c) continue;
+      let secs;
+      const running = clockBase.seat === s && clockBase.ms != null;
+      if (running) secs = Math.max(0, Math.ceil((clockBase.ms - (performance.now() - clockBase.at)) / 1000));
+      else secs = clockBase.per;
+      const bank = clockBase.bank[String(s)] ?? 0;
+      c.dataset.seconds = String(secs);
+      c.dataset.running = String(running);
+      c.classList.toggle("running", running);
+      c.classList.toggle("low", running && secs <= 10);
+      c.textContent = t(running ? "page.clock.running" : "page.clock.idle", { who: names_(s), s: secs, bank: Math.round(bank) });
+    }
+  }
+  const names_ = (s) => {
+    const m = (frame && frame.match) || {};
+    if (spectator) return seatName(m, s);
+    return s === frame.seat ? t("page.you") : seatName(m, s);
+  };
+
+  let phraseAt = 0;
+  const PHRASE_GAP_MS = 3000;
+  const phraseCooling = () => performance.now() - phraseAt < PHRASE_GAP_MS;
+  function sendPhrase(k) {
+    if (phraseCooling() || replaced || spectator) return;
+    if (!sock.send({ type: "phrase", key: k })) {
+      toast(t("page.table.not_sent"), "error");
+      return;
+    }
+    phraseAt = performance.now();
+    for (const b of el.phrases.querySelectorAll("[data-phrase]")) b.disabled = true;
+    setTimeout(() => { if (frame) for (const b of el.phrases.querySelectorAll("[data-phrase]")) b.disabled = replaced; }, PHRASE_GAP_MS);
+  }
+
+  /** Ask before resigning: this deal (it counts as lost, R20) or the whole match. */
+  function confirmResign(from) {
+    closeDanger();
+    const v = frame.view;
+    const m = frame.match || {};
+    const canDeal = v.status === "playing";
+    const radio = (scope, label, checked) => h("label", { class: "radio" },
+      h("input", { type: "radio", name: "resign-scope", value: scope, checked, "data-testid": `resign-${scope}` }), " ", label);
+    const cancel = h("button", { type: "button", class: "btn", "data-testid": "resign-cancel" }, t("page.resign.cancel"));
+    const goBtn = h("button", { type: "button", class: "btn danger-go", "data-testid": "resign-confirm" }, t("page.resign.confirm"));
+    const dlg = h("dialog", { class: "danger-dialog resign-dialog", "data-testid": "resign-dialog", "aria-labelledby": "resign-title" },
+      h("h2", { id: "resign-title" }, t("page.resign.title")),
+      canDeal ? radio("deal", t("page.resign.deal", { opp: seatName(m, v.seat === 1 ? 2 : 1) }), true) : "",
+      radio("match", t("page.resign.match", { opp: seatName(m, v.seat === 1 ? 2 : 1) }), !canDeal),
+      h("div", { class: "result-buttons" }, cancel, goBtn));
+    cancel.addEventListener("click", () => closeDanger());
+    dlg.addEventListener("cancel", (ev) => { ev.preventDefault(); closeDanger(); });
+    goBtn.addEventListener("click", () => {
+      const scope = (dlg.querySelector("input[name=resign-scope]:checked") || {}).value || "match";
+      closeDanger();
+      send({ type: "resign", scope });
+    });
+    dlg.returnTo = from;
+    root.append(dlg);
+    dangerDlg = dlg;
+    dlg.showModal();
+    cancel.focus();
   }
 
   sock.connect();
@@ -749,6 +992,9 @@ export function openTable(main, matchId, { go }) {
     close() {
       closed = true;
       clearTimeout(pumpTimer);
+      clearInterval(clockTimer);
+      clearTimeout(saidTimer);
+      clearTurn(t("page.title.lobby"));
       closeDanger();
       sock.close();
       banner(null);

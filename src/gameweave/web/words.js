@@ -3,25 +3,62 @@
 // view.history (public events), view.melds, view.live, view.legal.
 
 import { handOrder, short, shortList } from "./cards.js";
+import { has, t, tn } from "./i18n.js";
 
-/** The opponent's display name: "Greedy bot", or "Player 2" for a person in seat 2.
- * `opponent` is match.opponent of a state frame or a lobby summary. */
-export function opponentName(opponent, oppSeat) {
-  const o = opponent || {};
-  if (o.kind === "bot") {
-    const b = o.bot || "computer";
-    return `${b[0].toUpperCase()}${b.slice(1)} bot`;
-  }
-  return oppSeat ? `Player ${oppSeat}` : "A friend";
+/** Why a name cannot be used, in words, or null (names: trimmed, 1-24 characters, no
+ * control characters; empty means the default "Player n").  The server checks the same
+ * (422 bad_name). */
+export function nameProblem(text) {
+  const v = String(text ?? "").trim();
+  if (!v) return null;
+  if ([...v].length > 24) return t("page.name_too_long");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) return t("page.name_control");
+  return null;
 }
 
-/** Names for seats: who(seat) -> "You" | "Greedy bot"; whose(seat) -> "your" | "Greedy bot's". */
+/**
+ * The display name of seat `seat` of a match (a state frame's `match` or a lobby summary):
+ * the player's own name (match.players[n].name, shown as text), "Greedy bot" for a bot,
+ * else "Player n" (term.seat_n).  Old frames without `players` read `match.opponent`.
+ */
+export function seatName(m, seat) {
+  const p = ((m || {}).players || {})[String(seat)];
+  if (p) {
+    if (p.name) return p.name;
+    if (p.kind === "bot") return botName(p.bot);
+    return t("page.player_n", { n: seat });
+  }
+  const o = (m || {}).opponent;
+  if (o && o.kind === "bot" && (m.seat == null || m.seat !== seat)) return botName(o.bot);
+  return t("page.player_n", { n: seat });
+}
+
+/** "Greedy bot" / "Bot voraz": a bot's name in the page's language. */
+export function botName(bot) {
+  const b = bot || "computer";
+  return has(`page.bot.${b}`) ? t(`page.bot.${b}`) : t("page.bot.named", { bot: b });
+}
+
+/** The opponent's display name (compatibility with callers passing a match or a summary).
+ * `m` is a frame's `match` or a lobby summary; `oppSeat` the opponent's seat number. */
+export function opponentName(m, oppSeat) {
+  if (m && (m.players || m.opponent)) return seatName(m, oppSeat);
+  return oppSeat ? t("page.player_n", { n: oppSeat }) : t("page.a_friend");
+}
+
+/** Names for seats: who(seat) -> "You" | "Ana"; mine(seat) is true for the viewer.
+ * `x(key, seat, params)` says message `key.me` or `key.opp` with {who} set (the two
+ * forms differ in Spanish: "Volteaste" / "Ana volteó"). */
 export function namer(me, oppName) {
+  const who = (s) => (s === me ? t("page.you") : oppName);
   return {
     me,
-    who: (s) => (s === me ? "You" : oppName),
-    whom: (s) => (s === me ? "you" : oppName),
-    whose: (s) => (s === me ? "your" : `${oppName}'s`),
+    oppName,
+    who,
+    whom: (s) => (s === me ? t("page.you_object") : oppName),
+    mine: (s) => s === me,
+    x: (key, s, params = {}) => t(`${key}.${s === me ? "me" : "opp"}`, { who: who(s), ...params }),
   };
 }
 
@@ -45,69 +82,80 @@ export function tableText(melds) {
  * each event (kind, card, died, forced, meld, table, from_hand) — never from action text.
  * Works for every profile: gameweave melds (R12), whole tables where melds are rearranged
  * (R18), forcing onto a numbered meld (R15), a forced card that must be melded (R18e) and
- * forcing back (R19).
+ * forcing back (R19).  Every sentence is a catalog message (page.log.*).  `opts.resigned`:
+ * the seat that resigned the deal, if it ended so.
  */
-export function logLines(view, names) {
-  const me = names.me;
+export function logLines(view, names, opts = {}) {
   const out = [];
   let prev = null;
   for (const ev of view.history || []) {
     const s = ev.seat;
     const other = s === 1 ? 2 : 1;
-    const who = names.who(s);
-    const card = ev.card ? short(ev.card) : "a card";
+    const card = ev.card ? short(ev.card) : t("page.a_card");
     const kind = eventKind(ev);
-    const own = s === me ? "your" : "their";
+    const x = (key, params = {}) => names.x(key, s, { card, other: names.whom(other), ...params });
     let text;
     if (kind === "turn") {
-      const died = ev.died ? `let ${short(ev.died)} go dead and ` : "";
-      text = ev.card ? `${who} ${died}turned ${card}.` : `${who} ${died}had to turn, but the stock is empty.`;
+      if (ev.card) text = ev.died ? x("page.log.died_turned", { died: short(ev.died) }) : x("page.log.turned");
+      else text = ev.died ? x("page.log.died_stock_empty", { died: short(ev.died) }) : x("page.log.stock_empty");
     } else if (kind === "meld") {
       const fromHand = ev.from_hand || [];
       const turned = prev && prev.seat === s && eventKind(prev) === "turn";
-      const how = ev.forced ? `melded ${card} (forced on ${names.whom(s)})` : turned ? `melded the turned ${card}` : `took ${card}`;
+      const how = ev.forced ? "forced" : turned ? "turned" : "took";
       const table = ev.table || [];
       const result = ev.meld || [];
       if (view.rearranging && table.length) {
-        const withHand = fromHand.length ? ` with ${shortList(fromHand)} from ${own} hand` : "";
-        text = `${who} ${how}${withHand}: ${own} table is now ${tableText(table)}.`;
+        text = fromHand.length
+          ? x(`page.log.${how}_table_hand`, { hand: shortList(fromHand), table: tableText(table) })
+          : x(`page.log.${how}_table`, { table: tableText(table) });
       } else if (!fromHand.length) {
-        text = `${who} ${how} and added it to ${own} meld: ${shortList(result)}.`;
+        text = x(`page.log.${how}_added`, { meld: shortList(result) });
       } else {
-        text = `${who} ${how} and made a new meld: ${shortList(result)}.`;
+        text = x(`page.log.${how}_new`, { meld: shortList(result) });
       }
     } else if (kind === "force") {
-      text = `${who} forced ${card} back onto ${names.whom(other)}: ${other === me ? "you" : "they"} must meld it.`;
-      out.push({ seat: s, text, kind: "force" });
+      out.push({ seat: s, text: names.x("page.log.force_back", s, { card, other: names.whom(other), must: mustMeld(names, other) }), kind: "force" });
       prev = ev;
       continue;
     } else if (kind === "refuse" || kind === "throw") {
-      const verb = kind === "refuse" ? "refused" : "threw";
       if (ev.forced) {
         const landed = ev.meld || [];
         if (landed.length) {
           const target = landed.filter((c) => c !== ev.card);
-          out.push({ seat: s, text: `${who} ${verb} ${card} and forced it onto ${names.whose(other)} meld ${shortList(target)}.`, kind: "force" });
-          out.push({ seat: other, text: `${card} was added to ${names.whose(other)} meld: ${shortList(landed)}.`, kind: "forced" });
+          out.push({ seat: s, text: x(`page.log.${kind}_forced_onto`, { meld: shortList(target), whose: whoseMeld(names, other) }), kind: "force" });
+          out.push({ seat: other, text: names.x("page.log.forced_landed", other, { card, meld: shortList(landed) }), kind: "forced" });
         } else {
-          out.push({ seat: s, text: `${who} ${verb} ${card} and forced it on ${names.whom(other)}: ${other === me ? "you" : "they"} must meld it.`, kind: "force" });
+          out.push({ seat: s, text: x(`page.log.${kind}_forced_on`, { must: mustMeld(names, other) }), kind: "force" });
         }
         prev = ev;
         continue;
       }
-      text = `${who} ${verb} ${card}.`;
+      text = x(`page.log.${kind}`);
     } else {
-      text = `${who}: ${ev.action}`;
+      text = `${names.who(s)}: ${ev.action}`;
     }
     out.push({ seat: s, text, kind });
     prev = ev;
   }
-  if (view.status === "won") {
-    out.push({ seat: view.winner, text: `${names.who(view.winner)} reached eleven and won the deal.`, kind: "end" });
+  if (view.status === "won" && opts.resigned) {
+    // the deal was resigned (issue 10): it counts as won by the other seat (R20)
+    out.push({ seat: opts.resigned, text: names.x("page.log.resigned", opts.resigned), kind: "end" });
+  } else if (view.status === "won") {
+    out.push({ seat: view.winner, text: names.x("page.log.won", view.winner), kind: "end" });
   } else if (view.status === "tablas") {
-    out.push({ seat: null, text: "The stock ran out: tablas (a tie).", kind: "end" });
+    out.push({ seat: null, text: t("page.log.tablas"), kind: "end" });
   }
   return out;
+}
+
+/** "you must meld it" / "Ana must meld it". */
+function mustMeld(names, seat) {
+  return names.x("page.must_meld", seat);
+}
+
+/** "your meld" / "Ana's meld" (whose meld a forced card lands on). */
+function whoseMeld(names, seat) {
+  return names.x("page.whose_meld", seat);
 }
 
 /**
@@ -122,7 +170,8 @@ export function forcedOnMe(view) {
   const kind = eventKind(last);
   const forced = last.forced;
   if (!forced || !["refuse", "throw", "force"].includes(kind)) return null;
-  const how = kind === "force" ? "forced back" : kind === "refuse" ? "refused" : "threw";
+  // how: "force" (forced back, R19) | "refuse" | "throw" (page.forced.<how>.*)
+  const how = kind;
   if (view.decision === "meld") return { card: last.card, meld: [], how, pending: true };
   if (view.decision !== "throw") return null;
   const mine = view.melds[String(view.seat)] || [];
@@ -135,50 +184,50 @@ export function forcedOnMe(view) {
 export function statusText(view, names, opts = {}) {
   const me = view.seat;
   if (view.status === "won") {
-    return view.winner === me ? "Deal over — you won this deal." : `Deal over — ${names.who(view.winner)} won this deal.`;
+    return names.x("page.state.deal_won", view.winner);
   }
-  if (view.status === "tablas") return "Deal over — tablas: the stock ran out.";
+  if (view.status === "tablas") return t("page.state.tablas");
   if (opts.waitingFor) return opts.waitingFor;
   const live = view.live ? short(view.live) : null;
-  const opp = names.who(me === 1 ? 2 : 1);
+  // a spectator (seat null) reads every move in the third person, by the actor's name
+  const opp = me == null ? names.who(view.to_act) : names.who(me === 1 ? 2 : 1);
+  const forced = view.forced ? short(view.forced) : t("page.a_card");
   if (view.to_act === me) {
     const choices = opts.choices || [];
     const canMeld = choices.some((c) => c.kind === "meld" || c.kind === "table");
     const canForce = choices.some((c) => c.force && c.kind !== "force");
     const canForceBack = choices.some((c) => c.kind === "force");
-    const orForce = canForce ? ` You may force it onto ${opp}'s table.` : "";
+    const orForce = canForce ? ` ${t("page.state.may_force", { opp })}` : "";
     switch (view.decision) {
       case "turn":
-        return "Your turn: turn the top card of the stock.";
+        return t("page.state.my.turn");
       case "take_or_turn": {
-        const back = canForceBack ? ` You may also force it back onto ${opp} (they turned and refused it).` : "";
-        return (canMeld
-          ? `Your turn: take ${live} by melding it, or let it go dead and turn the stock.`
-          : `Your turn: you cannot meld ${live} — turn the stock.`) + back;
+        const back = canForceBack ? ` ${t("page.state.may_force_back", { opp })}` : "";
+        return (canMeld ? t("page.state.my.take_or_turn", { live }) : t("page.state.my.cannot_take", { live })) + back;
       }
       case "meld":
-        return `${view.forced ? short(view.forced) : "A card"} was forced on you: choose how to meld it into your table.`;
+        return t("page.state.my.meld_forced", { card: forced });
       case "meld_or_refuse":
-        return (canMeld ? `You turned ${live}: meld it, or refuse it.` : `You turned ${live}: you cannot meld it — refuse it.`) + orForce;
+        return (canMeld ? t("page.state.my.meld_or_refuse", { live }) : t("page.state.my.must_refuse", { live })) + orForce;
       case "throw":
-        return "Throw a card: click a card in your hand." + (canForce ? ` A card that fits ${opp}'s table can be forced onto it (see your choices).` : "");
+        return t("page.state.my.throw") + (canForce ? ` ${t("page.state.may_force_throw", { opp })}` : "");
       default:
-        return "Your turn.";
+        return t("page.state.my.other");
     }
   }
   switch (view.decision) {
     case "turn":
-      return `${opp} is to turn the stock.`;
+      return t("page.state.opp.turn", { opp });
     case "take_or_turn":
-      return `${opp} is deciding whether to take ${live} or turn the stock.`;
+      return t("page.state.opp.take_or_turn", { opp, live });
     case "meld_or_refuse":
-      return `${opp} turned ${live} and is deciding whether to meld or refuse it.`;
+      return t("page.state.opp.meld_or_refuse", { opp, live });
     case "throw":
-      return `${opp} is choosing a card to throw.`;
+      return t("page.state.opp.throw", { opp });
     case "meld":
-      return `${opp} is melding ${view.forced ? short(view.forced) : "the card"}, which was forced on them.`;
+      return t("page.state.opp.meld_forced", { opp, card: forced });
     default:
-      return `Waiting for ${opp}.`;
+      return t("page.state.opp.other", { opp });
   }
 }
 
@@ -194,8 +243,9 @@ export function stakesLine(stakes, me, oppName) {
   const mine = p[String(me)] ?? 0;
   const theirs = p[String(opp)] ?? 0;
   const next = stakes.current_stake ?? stakes.base;
-  const raised = next && stakes.base && next > stakes.base ? (stakes.tablas_stake === "carry" ? " (carried after tablas)" : " (doubled after tablas)") : "";
-  return `stakes: you ${mine} – ${theirs} ${oppName} · next deal pays ${next}${raised}`;
+  const raised = next && stakes.base && next > stakes.base;
+  const key = !raised ? "page.stakes.line" : stakes.tablas_stake === "carry" ? "page.stakes.line_carried" : "page.stakes.line_doubled";
+  return t(key, { mine, theirs, opp: oppName, next });
 }
 
 /** "your meld 2" / "Greedy bot's meld 1": the meld of `melds` equal to `cards`, by number. */
@@ -207,7 +257,7 @@ function meldNumber(melds, cards) {
 
 /** "New set of 3" / "New sequence of 4" for a meld's cards (R5, R6). */
 function newMeldWords(meld) {
-  return meld.every((c) => c[0] === meld[0][0]) ? `New set of ${meld.length}` : `New sequence of ${meld.length}`;
+  return meld.every((c) => c[0] === meld[0][0]) ? t("page.choice.new_set", { n: meld.length }) : t("page.choice.new_sequence", { n: meld.length });
 }
 
 /**
@@ -226,7 +276,9 @@ export function describeChoice(choice, view, names) {
   const oppMelds = view.melds[String(opp)] || [];
   const mine = view.melds[String(me)] || [];
   const forceN = choice.force && !view.rearranging ? meldNumber(oppMelds, choice.force) : 0;
-  const forceLabel = forceN ? `force it onto ${names.whose(opp)} meld ${forceN}` : `force it on ${names.whom(opp)} (they must meld it)`;
+  const oppWho = names.who(opp);
+  const forceLabel = forceN ? t("page.choice.force_onto_meld", { opp: oppWho, n: forceN }) : t("page.choice.force_on", { opp: oppWho });
+  const c = card ? short(card) : t("page.it");
   if (kind === "meld") {
     const table = (choice.melds || []).map((m) => handOrder(m));
     const uses = choice.uses || [];
@@ -238,37 +290,38 @@ export function describeChoice(choice, view, names) {
       const after = new Set(table.map((m) => m.join(" ")));
       const added = table.filter((m) => !before.has(m.join(" ")));
       const gone = mine.filter((m) => !after.has(handOrder(m).join(" ")));
-      const fromHand = uses.length ? `, ${uses.length} card${uses.length === 1 ? "" : "s"} from your hand` : "";
       let label;
-      if (cards.length >= 11) label = "Meld and win: eleven cards";
+      if (cards.length >= 11) label = t("page.choice.meld_and_win");
       else if (added.length === 1 && !gone.length) label = `${newMeldWords(added[0])}`;
-      else if (added.length === 1 && gone.length === 1 && gone[0].every((c) => added[0].includes(c))) {
-        label = `Add to your meld ${mine.indexOf(gone[0]) + 1}${fromHand}`;
-      } else if (uses.length) label = `New table, ${uses.length} card${uses.length === 1 ? "" : "s"} from your hand`;
-      else label = "New table";
+      else if (added.length === 1 && gone.length === 1 && gone[0].every((x) => added[0].includes(x))) {
+        label = uses.length
+          ? tn("page.choice.add_to_meld_hand", uses.length, { meld: mine.indexOf(gone[0]) + 1 })
+          : t("page.choice.add_to_meld", { meld: mine.indexOf(gone[0]) + 1 });
+      } else if (uses.length) label = tn("page.choice.new_table_hand", uses.length);
+      else label = t("page.choice.new_table");
       return { kind, label, groups: table, cards, card, uses, danger };
     }
     const grown = table.find((m) => m.includes(card)) || cards;
-    const idx = mine.findIndex((m) => m.every((c) => grown.includes(c)));
+    const idx = mine.findIndex((m) => m.every((x) => grown.includes(x)));
     let label;
-    if (cards.length >= 11) label = "Meld and win: eleven cards";
-    else if (idx >= 0 && !uses.length) label = `Add to your meld ${idx + 1}`;
+    if (cards.length >= 11) label = t("page.choice.meld_and_win");
+    else if (idx >= 0 && !uses.length) label = t("page.choice.add_to_meld", { meld: idx + 1 });
     else label = newMeldWords(grown);
     return { kind, label, groups: [grown], cards: grown, card, uses, danger };
   }
   if (kind === "turn") {
-    return { kind, label: view.live && view.live_from && view.live_from !== me ? "Let it go dead, turn the stock" : "Turn the stock", danger };
+    return { kind, label: view.live && view.live_from && view.live_from !== me ? t("page.choice.let_go_turn") : t("page.choice.turn"), danger };
   }
   if (kind === "force") {
-    return { kind, card, label: `Force ${card ? short(card) : "it"} back onto ${names.whom(opp)}`, target: choice.force || [], force: true, danger };
+    return { kind, card, label: t("page.choice.force_back", { card: c, opp: oppWho }), target: choice.force || [], force: true, danger };
   }
   if (kind === "refuse") {
-    if (choice.force) return { kind, card, label: `Refuse and ${forceLabel}`, target: choice.force, force: forceN || true, danger };
-    return { kind, card, label: `Refuse ${card ? short(card) : "it"}`, danger };
+    if (choice.force) return { kind, card, label: t("page.choice.refuse_and", { force: forceLabel }), target: choice.force, force: forceN || true, danger };
+    return { kind, card, label: t("page.choice.refuse", { card: c }), danger };
   }
   if (kind === "throw") {
-    if (choice.force) return { kind, card, label: `Throw ${short(card)} and ${forceLabel}`, target: choice.force, force: forceN || true, danger };
-    return { kind, card, label: `Throw ${short(card)}`, danger };
+    if (choice.force) return { kind, card, label: t("page.choice.throw_and", { card: c, force: forceLabel }), target: choice.force, force: forceN || true, danger };
+    return { kind, card, label: t("page.choice.throw", { card: c }), danger };
   }
   return { kind, label: choice.action, danger };
 }
@@ -282,9 +335,9 @@ export function dangerText(d, view, names) {
   const who = names.who(opp);
   const onTable = (view.table_counts || {})[String(opp)] ?? 0;
   const inHand = (view.hand_counts || {})[String(opp)] ?? 0;
-  const c = d.card ? short(d.card) : "this card";
-  const hold = `${who} has ${onTable} cards on the table${inHand ? "" : " and none in hand"}`;
-  if (d.force) return `${hold}: forcing ${c} onto them completes eleven, and they win the deal.`;
-  if (d.kind === "refuse") return `${hold}: if you refuse ${c}, they can add it to their table and win the deal.`;
-  return `${hold}: if you throw ${c}, they can add it to their table and win the deal.`;
+  const c = d.card ? short(d.card) : t("page.this_card");
+  const hold = t(inHand ? "page.danger.holds" : "page.danger.holds_no_hand", { who, n: onTable });
+  if (d.force) return t("page.danger.force", { hold, card: c });
+  if (d.kind === "refuse") return t("page.danger.refuse", { hold, card: c });
+  return t("page.danger.throw", { hold, card: c });
 }

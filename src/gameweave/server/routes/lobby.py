@@ -6,12 +6,14 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ...bots import bot_names
+from ... import i18n
 from ..deps import HubDep
+from ..errors import ApiError
 from ..hub import invite_problem
 from ...tables import all_profile_offers, help_for_wire
 from ..schemas import (
-    BotList, CreateMatch, HelpOut, error_responses, InviteStatus, JoinMatch, MyMatches, MyMatchesOut, ProfileList, SeatCreated,
-    SeatJoined,
+    BotList, Catalog, CreateMatch, HelpOut, error_responses, InviteStatus, JoinMatch, JoinWithName, MyMatches,
+    MyMatchesOut, ProfileList, SeatCreated, SeatJoined,
 )
 
 router = APIRouter(prefix="/api", tags=["lobby"], responses=error_responses(429))
@@ -31,11 +33,28 @@ async def list_profiles() -> dict:
     return {"profiles": all_profile_offers()}
 
 
-@router.get("/help", response_model=HelpOut)
-async def get_help() -> dict:
-    """How to play: each profile's rules in short sections, a glossary of the game's
-    terms, and tips for a first deal."""
-    return help_for_wire()
+@router.get("/i18n/{lang}", response_model=Catalog, responses=error_responses(404, 422))
+async def get_catalog(lang: str) -> dict:
+    """Every message of one language (``es`` or ``en``) as ``{key: text}``: the page's
+    own strings (``page.*``), the game's words (``term.*``), the errors (``error.<code>``,
+    filled with an error's ``params``), the quick phrases (``phrase.*``) …  404
+    ``unknown_language`` for another language."""
+    try:
+        code = i18n.check_language(lang)
+    except i18n.UnknownLanguage:
+        raise ApiError("unknown_language", "the table speaks es and en", {"lang": lang[:16]}) from None
+    return {"lang": code, "messages": dict(i18n.messages(code))}
+
+
+@router.get("/help", response_model=HelpOut, responses=error_responses(404, 422))
+async def get_help(lang: str = "en") -> dict:
+    """How to play, in ``lang`` (``es`` or ``en``): each profile's rules in short
+    sections, a glossary of the game's terms, and tips for a first deal."""
+    try:
+        code = i18n.check_language(lang)
+    except i18n.UnknownLanguage:
+        raise ApiError("unknown_language", "the table speaks es and en", {"lang": lang[:16]}) from None
+    return help_for_wire(code)
 
 
 @router.post("/matches", status_code=201, response_model=SeatCreated, responses=error_responses(400, 413, 422))
@@ -43,7 +62,8 @@ async def create_match(body: CreateMatch, hub: HubDep) -> dict:
     """Create a match; you hold seat 1 (the token is given only now).  Options left
     out are the profile's defaults (``GET /api/profiles``)."""
     table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules,
-                                    stake=body.stake, tablas_stake=body.tablas_stake)
+                                    stake=body.stake, tablas_stake=body.tablas_stake, name=body.name,
+                                    clock=body.clock)
     return {
         "match_id": table.match_id, "seat": 1, "token": token,
         "invite_url": table.invite_url(), "table_url": f"/table/{table.match_id}",
@@ -51,9 +71,10 @@ async def create_match(body: CreateMatch, hub: HubDep) -> dict:
 
 
 @router.post("/matches/{match_id}/join", response_model=SeatJoined, responses=error_responses(403, 404, 409, 413, 422))
-async def join_match(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
-    """Join a friend match by its invite; you hold seat 2 (token given only now)."""
-    table, token = await hub.join(match_id, body.invite)
+async def join_match(match_id: str, body: JoinWithName, hub: HubDep) -> dict:
+    """Join a friend match by its invite, with your ``name`` (optional); you hold seat 2
+    (token given only now)."""
+    table, token = await hub.join(match_id, body.invite, body.name)
     return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}"}
 
 

@@ -42,7 +42,7 @@ async def get_replay(n: int, seat_of: SeatDep) -> dict:
     ``snapshots`` (one more than the actions), ``seats`` (who plays each seat) and
     ``deals`` (the match's deals so far).  Only once deal ``n`` has ended."""
     table, _seat = seat_of
-    return {**replay_steps(table.record(n)), "seats": table.seats_info(), "deals": len(table.deals)}
+    return {**replay_steps(table.record(n)), "deals": len(table.deals)}
 
 
 @router.post("/rematch", status_code=201, response_model=SeatCreated)
@@ -50,8 +50,8 @@ async def rematch(seat_of: SeatDep, hub: HubDep) -> dict:
     """A new match with the same settings (profile, format, target, stakes, opponent and
     bot); you hold its seat 1 (the token is given only now; a friend match has a new
     invite).  Either seat of any match may ask."""
-    table, _seat = seat_of
-    new, token = await hub.rematch(table)
+    table, seat = seat_of
+    new, token = await hub.rematch(table, seat)
     return {
         "match_id": new.match_id, "seat": 1, "token": token,
         "invite_url": new.invite_url(), "table_url": f"/table/{new.match_id}",

@@ -48,6 +48,12 @@ async def join_page(match_id: str, invite: str):
     return index()
 
 
+@router.get("/watch/{match_id}/{watch_key}")
+async def watch_page(match_id: str, watch_key: str):
+    """The spectators' page (the page opens the WebSocket with the watch key)."""
+    return index()
+
+
 @router.get("/replay/{match_id}/{n}")
 async def replay_page(match_id: str, n: str):
     """The replay page."""
