@@ -206,6 +206,12 @@ def test_the_language_switch_is_remembered(people_context):
     page.wait_for_selector("html[data-catalog=es]", state="attached")
     assert page.locator("[data-testid=lang-switch]").input_value() == "es"
     assert not english_on_spanish_page(page), english_on_spanish_page(page)
+    # how to play comes in Spanish too (GET /api/help?lang=es)
+    page.click("[data-testid=open-help]")
+    page.wait_for_selector("[data-testid=help-rules] h3")
+    assert translate("page.help.glossary", "es") in page.inner_text("[data-testid=help]")
+    assert not english_on_spanish_page(page), english_on_spanish_page(page)
+    page.click("[data-testid=close-help]")
     # the turn sound is off until turned on, and remembered
     sound = page.locator("[data-testid=sound-toggle]")
     assert not sound.is_checked()
