@@ -320,10 +320,11 @@ class Asker:
     actions, typed hand cards (the R18 chooser), ``?``/``help``, ``h`` and ``q``, and
     confirms a move that gives the opponent eleven (R16).  ``read`` reads a line."""
 
-    def __init__(self, con: Console, read: Reader, oname: str):
+    def __init__(self, con: Console, read: Reader, oname: str, hint_level: str = "master"):
         self.con = con
         self.read = read
         self.oname = oname
+        self.hint_level = hint_level
 
     def _line(self, prompt: str) -> str:
         try:
@@ -369,6 +370,20 @@ class Asker:
                 continue
             return picked.action
 
+    def show_hint(self, view: SeatView, shown: list[Choice]) -> None:
+        """Each shown choice's estimated chance to win the deal, from this seat's view
+        only (R21), by the ``hint_level`` bot (issue 11: hints)."""
+        from ..bots.advice import hint
+
+        est = {e.action: e for e in hint(view, self.hint_level, seed=0)}
+        best = max(est.values(), key=lambda e: e.score).action
+        self.con.print(f"[bold]{_t('hint_head', level=self.hint_level)}[/]")
+        for i, c in enumerate(shown, 1):
+            e = est[c.action]
+            mark = " *" if c.action == best else ""
+            self.con.print(f"  {i:>2}) {_t('hint_line', win=round(100 * e.win), tablas=round(100 * e.tablas))}"
+                           f"{mark}  {choice_text(view, c.action, self.oname)}")
+
     def _example(self, view: SeatView, choices: list[Choice]) -> str:
         for c in choices:
             if c.is_meld and c.uses and not _is_common(view, c):
@@ -389,11 +404,14 @@ class Asker:
             if history is not None:
                 history()
             return None
+        if low in ("hint", "pista"):
+            self.show_hint(view, shown)
+            return None
         if text.isdigit():
             k = int(text)
             if 1 <= k <= n:
                 return shown[k - 1]
-            con.print(f"[red]{_t('no_choice', k=k, n=n)}[/]")
+            con.print(f"[red]{_t('no_choice', k=k, how=_how(n))}[/]")
             return None
         if not text:
             if n == 1:
@@ -406,12 +424,12 @@ class Asker:
             cards = self._hand_cards(view, text)
             if cards is not None and any(c.is_meld for c in choices):
                 return self.choose_by_cards(view, choices, cards)
-            con.print(f"[red]{escape(_t('bad_text', reason=_reason(exc), n=n))}[/]")
+            con.print(f"[red]{escape(_t('bad_text', reason=_reason(exc), how=_how(n)))}[/]")
             return None
         for c in choices:
             if c.action == a:
                 return c
-        con.print(f"[red]{escape(_t('not_a_choice', text=repr(text), n=n))}[/]")
+        con.print(f"[red]{escape(_t('not_a_choice', text=repr(text), how=_how(n)))}[/]")
         return None
 
     @staticmethod
@@ -563,11 +581,13 @@ def play(
     lang: str | None = typer.Option(None, "--lang", help="Language: es or en (default: from the locale, "
                                                         "LANGUAGE / LC_ALL / LC_MESSAGES / LANG)."),
     name: str | None = typer.Option(None, "--name", help="Your name at the table (1-24 characters)."),
+    level: str | None = typer.Option(None, "--level", help="Opponent by level instead of --bot: "
+                                                          "beginner, casual, intermediate or master."),
 ) -> None:
     """Play a match against a bot in the terminal: type a choice's number each turn.
 
     Type ? or help at any choice for the rules of the profile in play, a glossary and
-    tips; h for the deal's public history; q to leave."""
+    tips; h for the deal's public history; hint for each choice's win chance; q to leave."""
     from ..bots import make_bot
     from ..engine import OptionError
     from ..tables import TestDeckError, read_test_decks
@@ -583,6 +603,12 @@ def play(
         error("--name must be 1 to 24 characters with no control characters", 2)
     if deals is not None and to is not None:
         error("give --deals or --to, not both", 2)
+    if level is not None:
+        from ..bots import level_names
+
+        if level.strip().lower() not in level_names():
+            error(f"--level must be one of {', '.join(level_names())}, not {level!r}", 2)
+        bot = level.strip().lower()
     profile = profile_or_exit(rules)
     assert profile is not None
     if to is not None:
@@ -657,7 +683,7 @@ def play(
                            balance=f"{match.balance(me):+d}", stake=match.current_stake)
             con.print(line)
     except _Quit:
-        con.print("\n" + _t("left"))
+        con.print(_t("left"))
         if path is not None:
             save_record(con, path, match, finished)
         raise typer.Exit(0) from None
@@ -674,12 +700,21 @@ def play(
         verdict = won if b > 0 else (drawn_match if b == 0 else lost)
         con.print(f"[bold]{verdict}[/]" + _t("stakes_final", mine=match.points[me], opp=label,
                                               theirs=match.points[1 - me], balance=f"{b:+d}"))
+    elif match.format == "first_to":
+        con.print(_t("match_stopped", deals=match.deals_played, mine=match.wins[me], opp=label,
+                     theirs=match.wins[1 - me], target=match.target))
     else:
         w, lost_n = match.wins[me], match.wins[1 - me]
         verdict = won if w > lost_n else (drawn_match if w == lost_n else lost)
         con.print(f"[bold]{verdict}[/]")
     if path is not None:
         save_record(con, path, match, finished)
+
+
+def _how(n: int) -> str:
+    """How to pick among ``n`` shown choices: "type 1 or press Enter" for one, else
+    "type a number from 1 to n"."""
+    return _t("how_one") if n == 1 else _t("how_range", n=n)
 
 
 def _n(count: int, noun: str) -> str:
