@@ -11,7 +11,8 @@ from gameweave.bots import BOTS, LEVELS, level_names, make_bot, make_level
 from gameweave.bots.advice import MISTAKE_DROP, analyze_record, analyze_views, hint, record_views
 from gameweave.bots.base import ActionEstimate
 from gameweave.bots.determinize import (
-    clue_weights, impossible_cards, sample_informed, sample_world, world_state,
+    FITTED_DECLINE_KEEP, FITTED_THROW_KEEP, biggest_meld_cards, clue_weights, impossible_cards, sample_informed,
+    sample_world, world_state,
 )
 from gameweave.bots.search import SearchBot, action_groups, estimate_actions, make_policy
 from gameweave.bots.search_v1 import SearchV1Bot
@@ -118,6 +119,61 @@ def test_clue_weights_read_the_structured_history():
     w = dict(clue_weights(view))
     thrown = [e.card for e in view.history if e.seat == 1 and e.kind == "throw"]
     assert thrown and all(w[c] == 0.2 for c in thrown)
+
+
+def test_r12_biggest_meld_evidence_on_a_hand_built_history():
+    """Seat 2 melds 5d 5h 5s from two hand fives: a seat that always melds the biggest
+    option (R12) would have used 5c as well, so 5c (unseen) is excluded by the biggest-meld
+    evidence, whatever its order; under R18 the evidence is not read."""
+    for hand2 in ("5d 5s 4c 6d Jc Qh Kh Ks As 7c", "5c 5d 4c 6d Jc Qh Kh Ks As 7c"):
+        _, view = _set_of_three_view(hand2)
+        fourth = M("5c 5d 5s") & ~M(hand2)
+        assert view.unseen() & fourth
+        assert biggest_meld_cards(view) == fourth
+    _, view = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c", "classic")
+    assert biggest_meld_cards(view) == 0
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r12_biggest_meld_evidence_holds_against_the_greedy(rules):
+    """Over greedy self-play deals the greedy (which melds the biggest option, R12) never
+    holds a card the biggest-meld evidence excludes, and the evidence is found in
+    gameweave; the search with ``inference="fitted"`` samples only consistent worlds."""
+    rng = random.Random(5)
+    found = 0
+    bot = SearchBot(seed=1, inference="fitted", iterations=1)
+    for d in range(25):
+        st = GameState.new(seed=5000 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            ex = biggest_meld_cards(view)
+            assert ex & st.hands[1 - seat] == 0
+            assert ex & ~view.unseen() == 0
+            found += ex != 0
+            if ex and rng.random() < 0.2:
+                h, s = bot._sample(view, rng)
+                assert h & (ex | impossible_cards(view)) == 0
+                assert seat_view(world_state(view, h, s), seat) == view
+            st.apply(g.choose(view))
+    if find_profile(rules).rearranging:
+        assert found == 0
+    else:
+        assert found > 0
+
+
+def test_fitted_clue_weights():
+    """``clue_weights(view, fitted=True)``: the weights fitted on self-play (throws per
+    profile, declines nearly impossible)."""
+    _, view = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c")
+    w = dict(clue_weights(view, fitted=True))
+    thrown = [e.card for e in view.history if e.seat == 1 and e.kind == "throw"]
+    assert thrown and all(w[c] == FITTED_THROW_KEEP[False] for c in thrown)
+    refused = [e.card for e in view.history if e.seat == 1 and e.kind == "refuse"]
+    assert all(w[c] == FITTED_DECLINE_KEEP for c in refused)
+    with pytest.raises(ValueError):
+        SearchBot(inference="exact")
 
 
 def _other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:

@@ -32,7 +32,9 @@ from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, SeatVie
 from ..engine.actions import REFUSE, TURN, is_meld, meld_cards, refuse_action, throw_action
 from .base import ActionEstimate, Bot, view_key, view_rng
 from .determinize import RANK_OTHERS as _SAME
-from .determinize import clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state
+from .determinize import (
+    biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
+)
 from .greedy import choose_greedy
 from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
 
@@ -240,7 +242,8 @@ class SearchBot(Bot):
     ``estimate_worlds`` (worlds per action of :meth:`estimate`, default 64),
     ``stock_scaled`` (the playout budget grows as the stock shrinks, up to 4x: a
     playout from a short stock is short, so the endgame gets more samples for about
-    the same time).
+    the same time), ``inference`` (``"r12"``, the default, or ``"fitted"``: see
+    :meth:`evidence`) and ``tries`` (rejection tries of the sampler, default 12).
     """
 
     name = "search"
@@ -248,8 +251,13 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                  seconds: float | None = None, prior: float = 2.0, width: int = 6,
                  force: bool = False, peek: bool = False, decline: int = 0, informed: bool = True,
-                 policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False):
+                 policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False,
+                 inference: str = "r12", tries: int = 12):
         super().__init__(seed)
+        if inference not in ("r12", "fitted"):
+            raise ValueError("inference must be 'r12' or 'fitted'")
+        if tries < 1:
+            raise ValueError("tries must be at least 1")
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         if estimate_worlds < 1:
@@ -262,9 +270,24 @@ class SearchBot(Bot):
         self.policy = policy or make_policy(force=force, peek=peek, decline=decline)
         self.estimate_worlds = estimate_worlds
         self.stock_scaled = stock_scaled
+        self.inference = inference
+        self.tries = tries
+
+    def evidence(self, view: SeatView) -> tuple[int, list[tuple[int, float]]]:
+        """What this bot's sampler reads from the public history (R21), once per decision:
+        ``(excluded cards, weighted clues)``.  ``inference="r12"``: the R12 set-of-three
+        proof and the default decline weights; ``"fitted"``: also the biggest-meld
+        evidence (:func:`~gameweave.bots.determinize.biggest_meld_cards`) and the decline
+        weights fitted on self-play (``clue_weights(view, fitted=True)``)."""
+        if self.inference == "fitted":
+            return impossible_cards(view) | biggest_meld_cards(view), clue_weights(view, fitted=True)
+        return impossible_cards(view), clue_weights(view)
 
     def _sample(self, view: SeatView, rng: random.Random) -> tuple[int, list[int]]:
-        return sample_informed(view, rng) if self.informed else sample_world(view, rng)
+        if not self.informed:
+            return sample_world(view, rng)
+        excl, wts = self.evidence(view)
+        return sample_informed(view, rng, excl, wts, self.tries)
 
     def decide(self, view: SeatView) -> int:
         rng = view_rng(self.seed, view)
@@ -278,11 +301,11 @@ class SearchBot(Bot):
         n_act = len(legal)
         # the sampler's inputs are read once per decision
         if self.informed:
-            excl = impossible_cards(view)
-            wts = clue_weights(view)
+            excl, wts = self.evidence(view)
+            tries = self.tries
 
             def sample() -> tuple[int, list[int]]:
-                return sample_informed(view, rng, excl, wts)
+                return sample_informed(view, rng, excl, wts, tries)
         else:
             cl = clues(view)
 
@@ -324,7 +347,8 @@ class SearchBot(Bot):
         """Every legal action's estimate from the view only (R21), with this bot's sampler
         and playout policy, ``estimate_worlds`` worlds each (see :func:`estimate_actions`).
         A pure function of (seed, view)."""
-        samp = sample_informed if self.informed else sample_world
+        samp: Sampler = self._sample if self.inference != "r12" or self.tries != 12 else (
+            sample_informed if self.informed else sample_world)
         return estimate_actions(view, self.seed, self.estimate_worlds, self.policy, samp)
 
 
