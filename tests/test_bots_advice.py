@@ -381,3 +381,48 @@ def test_action_estimate_score_counts_tablas_half():
     e = ActionEstimate(0, 0.5, 0.2, 0.3, 10)
     assert e.score == pytest.approx(0.6)
     assert CARD_NAMES  # the card names are importable for the edge
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r13_r21_opponent_model_pool_reads_the_view_only(rules):
+    """The opponent model (issue 11 round 2): the true hand of a greedy opponent explains
+    its throws (R13) better than most hands the sampler draws; a HandPool's worlds give
+    the seat exactly its view and never an excluded card; a search with the model picks
+    legal actions and the same estimates and choice from two states with the same view."""
+    from gameweave.bots.opponent import HandPool, throw_loglik
+
+    rng = random.Random(11)
+    better = total = checked = 0
+    for d in range(8):
+        st = GameState.new(seed=900 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            throws = sum(1 for e in view.history if e.seat != seat and e.kind == "throw")
+            if len(view.legal) > 1 and throws >= 2 and rng.random() < 0.3:
+                opp = 1 - seat
+                true_hand = st.hands[opp]
+                rest = view.unseen() & ~true_hand
+                true_ll = throw_loglik(view, true_hand, [c for c in range(40) if rest >> c & 1])
+                others = [throw_loglik(view, *sample_informed(view, rng)) for _ in range(6)]
+                better += sum(true_ll >= x for x in others)
+                total += len(others)
+                pool = HandPool(view, random.Random(d), 8, 0.3, impossible_cards(view))
+                assert 1.0 <= pool.ess <= 8.0 + 1e-9
+                for _ in range(5):
+                    h, s = pool.sample(rng)
+                    assert h & impossible_cards(view) == 0
+                    assert seat_view(world_state(view, h, s), seat) == view
+                if checked < 3:
+                    other = _other_world_state(st, seat, rng)
+                    if other is not None:
+                        b1 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
+                        b2 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
+                        v2 = seat_view(other, seat)
+                        assert b1.choose(view) == b2.choose(v2) and b1.choose(view) in view.legal
+                        assert b1.estimate(view) == b2.estimate(v2)
+                        checked += 1
+            st.apply(g.choose(view))
+    assert total > 20 and better / total > 0.75
+    assert checked >= 1

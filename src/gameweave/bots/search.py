@@ -36,6 +36,7 @@ from .determinize import (
     biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
 )
 from .greedy import choose_greedy
+from .opponent import HandPool
 from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
 
 DEFAULT_ITERATIONS = 400
@@ -243,7 +244,10 @@ class SearchBot(Bot):
     ``stock_scaled`` (the playout budget grows as the stock shrinks, up to 4x: a
     playout from a short stock is short, so the endgame gets more samples for about
     the same time), ``inference`` (``"r12"``, the default, or ``"fitted"``: see
-    :meth:`evidence`) and ``tries`` (rejection tries of the sampler, default 12).
+    :meth:`evidence`), ``tries`` (rejection tries of the sampler, default 12), ``model``
+    (0 = off; else the temperature of the opponent model: worlds are drawn from a
+    :class:`~gameweave.bots.opponent.HandPool` of ``pool`` hands, default 64, weighted by
+    the likelihood of the opponent's throws).
     """
 
     name = "search"
@@ -252,8 +256,10 @@ class SearchBot(Bot):
                  seconds: float | None = None, prior: float = 2.0, width: int = 6,
                  force: bool = False, peek: bool = False, decline: int = 0, informed: bool = True,
                  policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False,
-                 inference: str = "r12", tries: int = 12):
+                 inference: str = "r12", tries: int = 12, model: float = 0.0, pool: int = 64):
         super().__init__(seed)
+        if model < 0 or pool < 1:
+            raise ValueError("model must be >= 0 and pool >= 1")
         if inference not in ("r12", "fitted"):
             raise ValueError("inference must be 'r12' or 'fitted'")
         if tries < 1:
@@ -272,6 +278,8 @@ class SearchBot(Bot):
         self.stock_scaled = stock_scaled
         self.inference = inference
         self.tries = tries
+        self.model = model
+        self.pool = pool
 
     def evidence(self, view: SeatView) -> tuple[int, list[tuple[int, float]]]:
         """What this bot's sampler reads from the public history (R21), once per decision:
@@ -282,6 +290,20 @@ class SearchBot(Bot):
         if self.inference == "fitted":
             return impossible_cards(view) | biggest_meld_cards(view), clue_weights(view, fitted=True)
         return impossible_cards(view), clue_weights(view)
+
+    def _sampler(self, view: SeatView) -> Sampler:
+        """The sampler of one view: with ``model`` a :class:`~gameweave.bots.opponent.HandPool`
+        built on the first call (from that call's rng), else :meth:`_sample`."""
+        if not self.model or not self.informed:
+            return self._sample
+        pools: list[HandPool] = []
+
+        def sample(v: SeatView, rng: random.Random) -> tuple[int, list[int]]:
+            if not pools:
+                excl, wts = self.evidence(view)
+                pools.append(HandPool(view, rng, self.pool, self.model, excl, wts, self.tries))
+            return pools[0].sample(rng)
+        return sample
 
     def _sample(self, view: SeatView, rng: random.Random) -> tuple[int, list[int]]:
         if not self.informed:
@@ -300,7 +322,13 @@ class SearchBot(Bot):
             legal = legal + (greedy,)
         n_act = len(legal)
         # the sampler's inputs are read once per decision
-        if self.informed:
+        if self.informed and self.model:
+            excl, wts = self.evidence(view)
+            hp = HandPool(view, rng, self.pool, self.model, excl, wts, self.tries)
+
+            def sample() -> tuple[int, list[int]]:
+                return hp.sample(rng)
+        elif self.informed:
             excl, wts = self.evidence(view)
             tries = self.tries
 
@@ -347,7 +375,7 @@ class SearchBot(Bot):
         """Every legal action's estimate from the view only (R21), with this bot's sampler
         and playout policy, ``estimate_worlds`` worlds each (see :func:`estimate_actions`).
         A pure function of (seed, view)."""
-        samp: Sampler = self._sample if self.inference != "r12" or self.tries != 12 else (
+        samp: Sampler = self._sampler(view) if self.model or self.inference != "r12" or self.tries != 12 else (
             sample_informed if self.informed else sample_world)
         return estimate_actions(view, self.seed, self.estimate_worlds, self.policy, samp)
 
