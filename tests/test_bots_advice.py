@@ -15,7 +15,8 @@ from gameweave.bots.determinize import (
     sample_world, world_state,
 )
 from gameweave.bots.search import SearchBot, action_groups, estimate_actions, make_policy
-from gameweave.bots.search_v1 import SearchV1Bot
+from gameweave.bots.greedy import choose_greedy
+from gameweave.bots.search_v1 import SearchV1Bot, candidates
 from gameweave.engine import (
     PROFILE_NAMES, GameRecord, GameState, find_profile, format_action, seat_view,
 )
@@ -426,3 +427,39 @@ def test_r13_r21_opponent_model_pool_reads_the_view_only(rules):
             st.apply(g.choose(view))
     assert total > 20 and better / total > 0.75
     assert checked >= 1
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r12_r13_r21_joint_meld_and_throw_plans(rules):
+    """``joint``: a meld and the throw after it are one plan (R12, R13).  The plans of a
+    take decision pair every meld that leaves the seat to throw with throws that are legal
+    after it, the greedy's plan is among them, and the search with ``joint`` answers
+    legally and alike from two states with the same view (R21)."""
+    rng = random.Random(13)
+    paired = checked = 0
+    for d in range(10):
+        st = GameState.new(seed=1300 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            if len(view.legal) > 1 and any(is_meld(a) for a in view.legal):
+                bot = SearchBot(seed=2, joint=3, iterations=16)
+                greedy = choose_greedy(view)
+                plans, head = bot._joint_plans(view, candidates(view, 6), greedy, sample_informed(view, rng))
+                assert plans[head][0] == greedy
+                for p in plans:
+                    if len(p) == 2:
+                        paired += 1
+                        s2 = st.clone()
+                        s2.apply(p[0])
+                        assert p[1] in s2.legal_actions()
+                a = bot.choose(view)
+                assert a in view.legal
+                if checked < 4:
+                    other = _other_world_state(st, seat, rng)
+                    if other is not None:
+                        assert SearchBot(seed=2, joint=3, iterations=16).choose(seat_view(other, seat)) == a
+                        checked += 1
+            st.apply(g.choose(view))
+    assert paired > 0 and checked >= 2
