@@ -8,6 +8,24 @@ core.  Prints median / p95 / max in milliseconds per bot and one ``BOTS {json}``
 
     .venv/bin/python benchmarks/bots.py --deals 20 [--bots random,greedy,search,search-v1,master] [--rules all]
         [--cpu] [--estimate]
+
+``--duel A,B`` (issue 11, round 2) instead plays A against B on ``--deals`` mirrored
+arena deals (``arena.deal_deck``; each deal twice, seats swapped) and prints the win share
+of decided games with its 95 % Wilson interval.  A player is a bot name (it sees its
+seat's view only) or one of the *measuring* players below, which act on the simulation
+state and are never bots (two of them see hidden cards on purpose, to bound what
+inference could give; they exist only in this benchmark):
+
+* ``rollout``: the searches' playout policy (``search_v1.rollout_action``; it reads only
+  its own hand and the public tables).
+* ``pimc:W``: flat determinized search, ``W`` sampled worlds per decision, every candidate
+  played out on each (the searches' candidates and greedy head start);
+  ``pimc:W:fitted``: with ``inference="fitted"``'s evidence.
+* ``pimc:W:truehand`` (cheats): the same, but every world deals the opponent its *true*
+  hand (only the stock order is sampled) — the ceiling of perfect hand inference.
+* ``oracle`` (cheats): one playout per candidate on the true state — perfect information.
+
+    .venv/bin/python benchmarks/bots.py --duel pimc:30:truehand,greedy --deals 300 --seed 7
 """
 
 from __future__ import annotations
@@ -17,7 +35,15 @@ import json
 import statistics
 import time
 
+import random
+
+from gameweave.arena import deal_deck, deal_opener, wilson
 from gameweave.bots import make_bot
+from gameweave.bots.determinize import (
+    biggest_meld_cards, clue_weights, impossible_cards, sample_informed, world_state,
+)
+from gameweave.bots.greedy import choose_greedy
+from gameweave.bots.search_v1 import candidates, playout, rollout_action
 from gameweave.engine import PROFILE_NAMES, GameState, find_profile, seat_view
 
 
@@ -58,6 +84,92 @@ def time_bot(name: str, views, clock=time.perf_counter, estimate: bool = False, 
     }
 
 
+def _pimc(worlds: int, mode: str):
+    """A measuring player: flat PIMC with ``worlds`` worlds (see the module docstring)."""
+    def play(st, rng):
+        v = seat_view(st, st.to_act)
+        legal = candidates(v, 6)
+        if len(legal) == 1:
+            return legal[0]
+        g = choose_greedy(v)
+        tot = [0.0] * len(legal)
+        tot[legal.index(g)] += 1.0
+        if mode == "fitted":
+            ex, wts = impossible_cards(v) | biggest_meld_cards(v), clue_weights(v, fitted=True)
+        else:
+            ex, wts = impossible_cards(v), clue_weights(v)
+        for _ in range(worlds):
+            if mode == "truehand":  # cheats: the true opponent hand, a shuffled stock
+                base = st.clone()
+                rest = list(st.deck[st.stock_pos:])
+                rng.shuffle(rest)
+                base.deck = st.deck[:st.stock_pos] + tuple(rest)
+            else:
+                base = world_state(v, *sample_informed(v, rng, ex, wts, 40 if mode == "fitted" else 12))
+            for i, a in enumerate(legal):
+                s = base.clone()
+                s.apply(a)
+                tot[i] += playout(s, rng, st.to_act)
+        return legal[max(range(len(legal)), key=lambda i: tot[i])]
+    return play
+
+
+def _oracle(st, rng):
+    """A measuring player that cheats: one playout per candidate on the true state."""
+    v = seat_view(st, st.to_act)
+    legal = candidates(v, 6)
+    if len(legal) == 1:
+        return legal[0]
+    g = choose_greedy(v)
+    best, bv = g, -1.0
+    for a in legal:
+        s = st.clone()
+        s.apply(a)
+        r = playout(s, rng, st.to_act) + (0.25 if a == g else 0.0)
+        if r > bv:
+            best, bv = a, r
+    return best
+
+
+def duel_player(name: str, seed: int):
+    """``player(state, rng) -> action`` for a ``--duel`` name (bot name or measuring player)."""
+    if name == "rollout":
+        return rollout_action
+    if name == "oracle":
+        return _oracle
+    if name.startswith("pimc:"):
+        parts = name.split(":")
+        return _pimc(int(parts[1]), parts[2] if len(parts) > 2 else "r12")
+    bot = make_bot(name, seed=seed)
+    return lambda st, rng: bot.choose(seat_view(st, st.to_act))
+
+
+def duel(a: str, b: str, deals: int, seed: int = 5, rules: str = "gameweave") -> dict:
+    """Play ``a`` against ``b`` on ``deals`` mirrored arena deals; returns counts, the win
+    share of decided games and its 95 % Wilson interval, and the wall time."""
+    pa, pb = duel_player(a, seed), duel_player(b, seed + 1)
+    w = t = lost = 0
+    t0 = time.perf_counter()
+    for d in range(deals):
+        deck, op = deal_deck(seed, d), deal_opener(seed, d, rules)
+        for swap in (False, True):
+            st = GameState.new(deck, opener=op, rules=rules)
+            pols = (pb, pa) if swap else (pa, pb)
+            rng = random.Random(d * 2 + swap)
+            while not st.is_over:
+                st.apply(pols[st.to_act](st, rng))
+            if st.winner < 0:
+                t += 1
+            elif (st.winner == 0) != swap:
+                w += 1
+            else:
+                lost += 1
+    lo, hi = wilson(w, w + lost)
+    return {"a": a, "b": b, "rules": rules, "deals": deals, "seed": seed, "wins": w, "tablas": t, "losses": lost,
+            "win_share": round(w / max(1, w + lost), 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20)
@@ -66,7 +178,16 @@ def main() -> None:
     ap.add_argument("--rules", default="gameweave", help="profile name, or 'all'")
     ap.add_argument("--cpu", action="store_true", help="time CPU (thread) time instead of wall time")
     ap.add_argument("--estimate", action="store_true", help="time bot.estimate (a hint) instead of bot.choose")
+    ap.add_argument("--duel", default="", help="A,B: play A against B on mirrored deals (see the docstring)")
     args = ap.parse_args()
+    if args.duel:
+        a, b = args.duel.split(",")
+        for rules in (PROFILE_NAMES if args.rules == "all" else (find_profile(args.rules).name,)):
+            r = duel(a.strip(), b.strip(), args.deals, args.seed, rules)
+            print(f"{rules:<15} {a} vs {b}: w/t/l {r['wins']}/{r['tablas']}/{r['losses']}  win share "
+                  f"{r['win_share']:.1%} ({r['ci95'][0]:.1%}-{r['ci95'][1]:.1%})  {r['seconds']} s", flush=True)
+            print("DUEL " + json.dumps(r))
+        return
     clock = time.thread_time if args.cpu else time.perf_counter
     profiles = PROFILE_NAMES if args.rules == "all" else (find_profile(args.rules).name,)
     results = []

@@ -11,10 +11,12 @@ from gameweave.bots import BOTS, LEVELS, level_names, make_bot, make_level
 from gameweave.bots.advice import MISTAKE_DROP, analyze_record, analyze_views, hint, record_views
 from gameweave.bots.base import ActionEstimate
 from gameweave.bots.determinize import (
-    clue_weights, impossible_cards, sample_informed, sample_world, world_state,
+    FITTED_DECLINE_KEEP, FITTED_THROW_KEEP, biggest_meld_cards, clue_weights, impossible_cards, sample_informed,
+    sample_world, world_state,
 )
 from gameweave.bots.search import SearchBot, action_groups, estimate_actions, make_policy
-from gameweave.bots.search_v1 import SearchV1Bot
+from gameweave.bots.greedy import choose_greedy
+from gameweave.bots.search_v1 import SearchV1Bot, candidates
 from gameweave.engine import (
     PROFILE_NAMES, GameRecord, GameState, find_profile, format_action, seat_view,
 )
@@ -118,6 +120,61 @@ def test_clue_weights_read_the_structured_history():
     w = dict(clue_weights(view))
     thrown = [e.card for e in view.history if e.seat == 1 and e.kind == "throw"]
     assert thrown and all(w[c] == 0.2 for c in thrown)
+
+
+def test_r12_biggest_meld_evidence_on_a_hand_built_history():
+    """Seat 2 melds 5d 5h 5s from two hand fives: a seat that always melds the biggest
+    option (R12) would have used 5c as well, so 5c (unseen) is excluded by the biggest-meld
+    evidence, whatever its order; under R18 the evidence is not read."""
+    for hand2 in ("5d 5s 4c 6d Jc Qh Kh Ks As 7c", "5c 5d 4c 6d Jc Qh Kh Ks As 7c"):
+        _, view = _set_of_three_view(hand2)
+        fourth = M("5c 5d 5s") & ~M(hand2)
+        assert view.unseen() & fourth
+        assert biggest_meld_cards(view) == fourth
+    _, view = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c", "classic")
+    assert biggest_meld_cards(view) == 0
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r12_biggest_meld_evidence_holds_against_the_greedy(rules):
+    """Over greedy self-play deals the greedy (which melds the biggest option, R12) never
+    holds a card the biggest-meld evidence excludes, and the evidence is found in
+    gameweave; the search with ``inference="fitted"`` samples only consistent worlds."""
+    rng = random.Random(5)
+    found = 0
+    bot = SearchBot(seed=1, inference="fitted", iterations=1)
+    for d in range(25):
+        st = GameState.new(seed=5000 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            ex = biggest_meld_cards(view)
+            assert ex & st.hands[1 - seat] == 0
+            assert ex & ~view.unseen() == 0
+            found += ex != 0
+            if ex and rng.random() < 0.2:
+                h, s = bot._sample(view, rng)
+                assert h & (ex | impossible_cards(view)) == 0
+                assert seat_view(world_state(view, h, s), seat) == view
+            st.apply(g.choose(view))
+    if find_profile(rules).rearranging:
+        assert found == 0
+    else:
+        assert found > 0
+
+
+def test_fitted_clue_weights():
+    """``clue_weights(view, fitted=True)``: the weights fitted on self-play (throws per
+    profile, declines nearly impossible)."""
+    _, view = _set_of_three_view("5d 5s 4c 6d Jc Qh Kh Ks As 7c")
+    w = dict(clue_weights(view, fitted=True))
+    thrown = [e.card for e in view.history if e.seat == 1 and e.kind == "throw"]
+    assert thrown and all(w[c] == FITTED_THROW_KEEP[False] for c in thrown)
+    refused = [e.card for e in view.history if e.seat == 1 and e.kind == "refuse"]
+    assert all(w[c] == FITTED_DECLINE_KEEP for c in refused)
+    with pytest.raises(ValueError):
+        SearchBot(inference="exact")
 
 
 def _other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:
@@ -325,3 +382,84 @@ def test_action_estimate_score_counts_tablas_half():
     e = ActionEstimate(0, 0.5, 0.2, 0.3, 10)
     assert e.score == pytest.approx(0.6)
     assert CARD_NAMES  # the card names are importable for the edge
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r13_r21_opponent_model_pool_reads_the_view_only(rules):
+    """The opponent model (issue 11 round 2): the true hand of a greedy opponent explains
+    its throws (R13) better than most hands the sampler draws; a HandPool's worlds give
+    the seat exactly its view and never an excluded card; a search with the model picks
+    legal actions and the same estimates and choice from two states with the same view."""
+    from gameweave.bots.opponent import HandPool, throw_loglik
+
+    rng = random.Random(11)
+    better = total = checked = 0
+    for d in range(8):
+        st = GameState.new(seed=900 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            throws = sum(1 for e in view.history if e.seat != seat and e.kind == "throw")
+            if len(view.legal) > 1 and throws >= 2 and rng.random() < 0.3:
+                opp = 1 - seat
+                true_hand = st.hands[opp]
+                rest = view.unseen() & ~true_hand
+                true_ll = throw_loglik(view, true_hand, [c for c in range(40) if rest >> c & 1])
+                others = [throw_loglik(view, *sample_informed(view, rng)) for _ in range(6)]
+                better += sum(true_ll >= x for x in others)
+                total += len(others)
+                pool = HandPool(view, random.Random(d), 8, 0.3, impossible_cards(view))
+                assert 1.0 <= pool.ess <= 8.0 + 1e-9
+                for _ in range(5):
+                    h, s = pool.sample(rng)
+                    assert h & impossible_cards(view) == 0
+                    assert seat_view(world_state(view, h, s), seat) == view
+                if checked < 3:
+                    other = _other_world_state(st, seat, rng)
+                    if other is not None:
+                        b1 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
+                        b2 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
+                        v2 = seat_view(other, seat)
+                        assert b1.choose(view) == b2.choose(v2) and b1.choose(view) in view.legal
+                        assert b1.estimate(view) == b2.estimate(v2)
+                        checked += 1
+            st.apply(g.choose(view))
+    assert total > 20 and better / total > 0.75
+    assert checked >= 1
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r12_r13_r21_joint_meld_and_throw_plans(rules):
+    """``joint``: a meld and the throw after it are one plan (R12, R13).  The plans of a
+    take decision pair every meld that leaves the seat to throw with throws that are legal
+    after it, the greedy's plan is among them, and the search with ``joint`` answers
+    legally and alike from two states with the same view (R21)."""
+    rng = random.Random(13)
+    paired = checked = 0
+    for d in range(10):
+        st = GameState.new(seed=1300 + d, opener=d & 1, rules=rules)
+        g = make_bot("greedy", seed=d)
+        while not st.is_over:
+            seat = st.to_act
+            view = seat_view(st, seat)
+            if len(view.legal) > 1 and any(is_meld(a) for a in view.legal):
+                bot = SearchBot(seed=2, joint=3, iterations=16)
+                greedy = choose_greedy(view)
+                plans, head = bot._joint_plans(view, candidates(view, 6), greedy, sample_informed(view, rng))
+                assert plans[head][0] == greedy
+                for p in plans:
+                    if len(p) == 2:
+                        paired += 1
+                        s2 = st.clone()
+                        s2.apply(p[0])
+                        assert p[1] in s2.legal_actions()
+                a = bot.choose(view)
+                assert a in view.legal
+                if checked < 4:
+                    other = _other_world_state(st, seat, rng)
+                    if other is not None:
+                        assert SearchBot(seed=2, joint=3, iterations=16).choose(seat_view(other, seat)) == a
+                        checked += 1
+            st.apply(g.choose(view))
+    assert paired > 0 and checked >= 2

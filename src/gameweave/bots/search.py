@@ -28,12 +28,15 @@ import random
 import time
 from collections.abc import Callable
 
-from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, SeatView
+from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, SeatView, seat_view
 from ..engine.actions import REFUSE, TURN, is_meld, meld_cards, refuse_action, throw_action
 from .base import ActionEstimate, Bot, view_key, view_rng
 from .determinize import RANK_OTHERS as _SAME
-from .determinize import clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state
+from .determinize import (
+    biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
+)
 from .greedy import choose_greedy
+from .opponent import HandPool
 from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
 
 DEFAULT_ITERATIONS = 400
@@ -240,7 +243,13 @@ class SearchBot(Bot):
     ``estimate_worlds`` (worlds per action of :meth:`estimate`, default 64),
     ``stock_scaled`` (the playout budget grows as the stock shrinks, up to 4x: a
     playout from a short stock is short, so the endgame gets more samples for about
-    the same time).
+    the same time), ``inference`` (``"r12"``, the default, or ``"fitted"``: see
+    :meth:`evidence`), ``tries`` (rejection tries of the sampler, default 12), ``model``
+    (0 = off; else the temperature of the opponent model: worlds are drawn from a
+    :class:`~gameweave.bots.opponent.HandPool` of ``pool`` hands, default 64, weighted by
+    the likelihood of the opponent's throws), ``joint`` (0 = off; else a meld and the
+    seat's throw after it are searched as one plan, with the greedy's ``joint`` best
+    throws: see :meth:`_joint_plans`).
     """
 
     name = "search"
@@ -248,8 +257,16 @@ class SearchBot(Bot):
     def __init__(self, seed: int | None = None, iterations: int = DEFAULT_ITERATIONS,
                  seconds: float | None = None, prior: float = 2.0, width: int = 6,
                  force: bool = False, peek: bool = False, decline: int = 0, informed: bool = True,
-                 policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False):
+                 policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False,
+                 inference: str = "r12", tries: int = 12, model: float = 0.0, pool: int = 64,
+                 joint: int = 0):
         super().__init__(seed)
+        if model < 0 or pool < 1:
+            raise ValueError("model must be >= 0 and pool >= 1")
+        if inference not in ("r12", "fitted"):
+            raise ValueError("inference must be 'r12' or 'fitted'")
+        if tries < 1:
+            raise ValueError("tries must be at least 1")
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
         if estimate_worlds < 1:
@@ -262,9 +279,43 @@ class SearchBot(Bot):
         self.policy = policy or make_policy(force=force, peek=peek, decline=decline)
         self.estimate_worlds = estimate_worlds
         self.stock_scaled = stock_scaled
+        self.inference = inference
+        self.tries = tries
+        self.model = model
+        self.pool = pool
+        if joint < 0:
+            raise ValueError("joint must be >= 0")
+        self.joint = joint
+
+    def evidence(self, view: SeatView) -> tuple[int, list[tuple[int, float]]]:
+        """What this bot's sampler reads from the public history (R21), once per decision:
+        ``(excluded cards, weighted clues)``.  ``inference="r12"``: the R12 set-of-three
+        proof and the default decline weights; ``"fitted"``: also the biggest-meld
+        evidence (:func:`~gameweave.bots.determinize.biggest_meld_cards`) and the decline
+        weights fitted on self-play (``clue_weights(view, fitted=True)``)."""
+        if self.inference == "fitted":
+            return impossible_cards(view) | biggest_meld_cards(view), clue_weights(view, fitted=True)
+        return impossible_cards(view), clue_weights(view)
+
+    def _sampler(self, view: SeatView) -> Sampler:
+        """The sampler of one view: with ``model`` a :class:`~gameweave.bots.opponent.HandPool`
+        built on the first call (from that call's rng), else :meth:`_sample`."""
+        if not self.model or not self.informed:
+            return self._sample
+        pools: list[HandPool] = []
+
+        def sample(v: SeatView, rng: random.Random) -> tuple[int, list[int]]:
+            if not pools:
+                excl, wts = self.evidence(view)
+                pools.append(HandPool(view, rng, self.pool, self.model, excl, wts, self.tries))
+            return pools[0].sample(rng)
+        return sample
 
     def _sample(self, view: SeatView, rng: random.Random) -> tuple[int, list[int]]:
-        return sample_informed(view, rng) if self.informed else sample_world(view, rng)
+        if not self.informed:
+            return sample_world(view, rng)
+        excl, wts = self.evidence(view)
+        return sample_informed(view, rng, excl, wts, self.tries)
 
     def decide(self, view: SeatView) -> int:
         rng = view_rng(self.seed, view)
@@ -275,26 +326,38 @@ class SearchBot(Bot):
             return legal[0]
         if greedy not in legal:  # cannot happen (the greedy's choice ranks first); be safe
             legal = legal + (greedy,)
-        n_act = len(legal)
         # the sampler's inputs are read once per decision
-        if self.informed:
-            excl = impossible_cards(view)
-            wts = clue_weights(view)
+        if self.informed and self.model:
+            excl, wts = self.evidence(view)
+            hp = HandPool(view, rng, self.pool, self.model, excl, wts, self.tries)
 
             def sample() -> tuple[int, list[int]]:
-                return sample_informed(view, rng, excl, wts)
+                return hp.sample(rng)
+        elif self.informed:
+            excl, wts = self.evidence(view)
+            tries = self.tries
+
+            def sample() -> tuple[int, list[int]]:
+                return sample_informed(view, rng, excl, wts, tries)
         else:
             cl = clues(view)
 
             def sample() -> tuple[int, list[int]]:
                 return sample_world(view, rng, cl)
+        # plans: one action, or with ``joint`` a meld and the seat's throw after it (R12, R13):
+        # nothing new is seen between the two, so they are one decision of the seat's
+        plans: list[tuple[int, ...]] = [(a,) for a in legal]
+        head = legal.index(greedy)
+        if self.joint:
+            plans, head = self._joint_plans(view, legal, greedy, sample())
+        n_act = len(plans)
         alive = list(range(n_act))
         total = [0.0] * n_act
         budget = self.iterations
         if self.stock_scaled:  # a short stock means short playouts: the same time buys more of them
             budget = int(budget * min(4.0, (20 + _STOCK_C) / (view.stock_count + _STOCK_C)))
         rounds = max(1, math.ceil(math.log2(n_act)))
-        total[legal.index(greedy)] += self.prior * 0.5  # near-ties go to the greedy choice
+        total[head] += self.prior * 0.5  # near-ties go to the greedy choice
         spent = 0
         t0 = time.perf_counter()
         pol = self.policy
@@ -310,7 +373,8 @@ class SearchBot(Bot):
                 base = world_state(view, hand, stock)
                 for i in alive:
                     st = base.clone()
-                    st.apply(legal[i])
+                    for a in plans[i]:
+                        st.apply(a)
                     total[i] += playout(st, rng, seat, policy=pol)
                 spent += len(alive)
                 k += 1
@@ -318,13 +382,49 @@ class SearchBot(Bot):
                 break
             alive.sort(key=lambda j: -total[j])
             alive = alive[: max(1, (len(alive) + 1) // 2)]
-        return legal[alive[0]]
+        return plans[alive[0]][0]
+
+    def _joint_plans(self, view: SeatView, legal: tuple[int, ...], greedy: int,
+                     world: tuple[int, list[int]]) -> tuple[list[tuple[int, ...]], int]:
+        """``joint`` plans: each meld of ``legal`` that leaves the seat to throw (R12, R13) is
+        paired with the greedy's ``joint`` best throws after it; other actions stay alone.
+        The seat's view after its own meld is the same in every world (R21: its hand and
+        the public tables), so one sampled ``world`` gives the throws.  Returns the plans
+        and the index of the greedy's plan (its meld with the greedy's throw)."""
+        seat = view.seat
+        base = world_state(view, *world)
+        plans: list[tuple[int, ...]] = []
+        head = 0
+        for a in legal:
+            if not is_meld(a):
+                if a == greedy:
+                    head = len(plans)
+                plans.append((a,))
+                continue
+            st = base.clone()
+            st.apply(a)
+            if st.phase != PH_THROW or st.to_act != seat:
+                if a == greedy:
+                    head = len(plans)
+                plans.append((a,))
+                continue
+            after = seat_view(st, seat)
+            g2 = choose_greedy(after)
+            throws = candidates(after, self.joint)
+            if g2 not in throws:
+                throws = (g2,) + throws
+            for t in throws:
+                if a == greedy and t == g2:
+                    head = len(plans)
+                plans.append((a, t))
+        return plans, head
 
     def estimate(self, view: SeatView) -> list[ActionEstimate]:
         """Every legal action's estimate from the view only (R21), with this bot's sampler
         and playout policy, ``estimate_worlds`` worlds each (see :func:`estimate_actions`).
         A pure function of (seed, view)."""
-        samp = sample_informed if self.informed else sample_world
+        samp: Sampler = self._sampler(view) if self.model or self.inference != "r12" or self.tries != 12 else (
+            sample_informed if self.informed else sample_world)
         return estimate_actions(view, self.seed, self.estimate_worlds, self.policy, samp)
 
 
