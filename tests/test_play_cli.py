@@ -425,7 +425,7 @@ def test_terminal_play_in_spanish_with_scripted_input_and_a_name():
     assert res.exit_code == 0, res.output
     out = res.output
     assert "Traceback" not in out
-    assert "Ana (jugador 1) contra" in out and "Bot Greedy" in out
+    assert "Ana (jugador 1) contra" in out and "Bot voraz" in out  # the page's name for the bot
     assert "Tus cartas:" in out and "Monte:" in out and "Tus opciones:" in out and "Cartas muertas" in out
     assert "Cómo se juega" in out and "Palabras del juego" in out and "corrida" in out  # ? in Spanish
     assert "Esta mano hasta ahora" in out  # h

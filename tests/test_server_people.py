@@ -440,3 +440,15 @@ def test_quick_phrases_reach_both_seats_and_spectators_and_are_rate_limited(tmp_
     s1.send({"type": "phrase", "key": "hello", "text": "free text"})
     assert s1.recv()["code"] == "malformed"  # no free text, ever
     w.close()
+
+
+@pytest.mark.parametrize("name", ["\U0001f469\U0001f3fd\u200d\U0001f680 Ana", "\U0001f3f3\ufe0f\u200d\U0001f308",
+                                  "\U0001f600" * 24, "Jos\u00e9 \U0001f468\u200d\U0001f469\u200d\U0001f467"])
+def test_an_emoji_name_joined_with_zwj_is_a_name_not_a_control_character(name, tmp_path, table_server):
+    """Issue 10: names are 1-24 characters; the joiners inside an emoji are not control
+    characters and do not count."""
+    client = table_server(f"sqlite:///{tmp_path / 'e.db'}")
+    r = client.post("/api/matches", json={"opponent": "friend", "name": name})
+    assert r.status_code == 201, r.json()
+    m = client.get(f"/api/matches/{r.json()['match_id']}", headers=_auth(r.json()["token"])).json()
+    assert m["players"]["1"]["name"] == name

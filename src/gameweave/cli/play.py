@@ -41,6 +41,7 @@ from ..engine import (
 )
 from ..engine.actions import FORCE_KIND, REFUSE_KIND, TABLE, TURN_KIND
 from ..engine.cards import CARD_NAMES, SUITS, parse_cards
+from ..engine.errors import UnparsableError
 from ..engine.record import GameRecord, MatchRecord
 from ..i18n import UnknownLanguage, check_language, messages, terminal_language, translate
 from ..tables import Choice, TableError, check_name, check_new_match, help_data, seat_choices
@@ -221,6 +222,9 @@ def event_text(before: SeatView, action: int, after: SeatView, me: int, opp_name
 
 def bot_name(name: str) -> str:
     """The bot's display name, as on the page: ``greedy`` -> ``Greedy bot``."""
+    key = f"page.bot.{name.strip().lower()}"  # the page's name for it, where the catalog has one
+    if key in messages(LANG[0]):
+        return messages(LANG[0])[key]
     return _t("bot_name", name=f"{name[:1].upper()}{name[1:]}")
 
 
@@ -424,7 +428,9 @@ class Asker:
             cards = self._hand_cards(view, text)
             if cards is not None and any(c.is_meld for c in choices):
                 return self.choose_by_cards(view, choices, cards)
-            con.print(f"[red]{escape(_t('bad_text', reason=_reason(exc), how=_how(n)))}[/]")
+            reason = _t("not_understood", text=repr(text)) if LANG[0] != "en" and isinstance(exc, UnparsableError) \
+                else _reason(exc)
+            con.print(f"[red]{escape(_t('bad_text', reason=reason, how=_how(n)))}[/]")
             return None
         for c in choices:
             if c.action == a:

@@ -35,6 +35,11 @@ CLOCK_BANK = {60: 30, 30: 15}
 longer than the clock's seconds; a decision past both is played by the server."""
 
 
+_JOINERS = frozenset("\u200c\u200d\ufe0e\ufe0f")
+"""Zero-width (non-)joiner and the text/emoji variation selectors: glue inside a name's
+emoji or script, allowed in names and not counted as characters."""
+
+
 def check_name(name: Any) -> str | None:
     """A player's name, trimmed: None stays None (the page shows ``term.seat_n``).
     Raises :class:`TableError` ``bad_name`` unless it is text of 1-24 characters with
@@ -44,7 +49,11 @@ def check_name(name: Any) -> str | None:
     if not isinstance(name, str):
         raise TableError("bad_name", "a name must be text", params={"max": MAX_NAME})
     out = name.strip()
-    if not 1 <= len(out) <= MAX_NAME or any(unicodedata.category(ch).startswith("C") for ch in out):
+    # emoji sequences are joined with U+200D and styled with variation selectors: they are
+    # part of one character, not control characters (and not counted towards the 24)
+    length = sum(1 for ch in out if ch not in _JOINERS)
+    if not 1 <= length <= MAX_NAME or any(unicodedata.category(ch).startswith("C") and ch not in _JOINERS
+                                          for ch in out):
         raise TableError("bad_name", f"a name has 1 to {MAX_NAME} characters and no control characters",
                          params={"max": MAX_NAME})
     return out

@@ -262,7 +262,7 @@ export function renderLobby(main, { go }) {
     h("option", { value: "search" }, t("page.bot_option.search")),
   );
   // The player's name (trimmed, 1-24 characters; empty: "Player 1"), remembered.
-  const nameInput = h("input", { type: "text", id: "player-name", "data-testid": "name-input", maxlength: 24, autocomplete: "nickname",
+  const nameInput = h("input", { type: "text", id: "player-name", "data-testid": "name-input", maxlength: 96, autocomplete: "nickname",
     value: saved.name || "", placeholder: t("page.name_placeholder"), "aria-describedby": "name-problem" });
   const nameProblemEl = h("p", { class: "error small", id: "name-problem", role: "alert", hidden: true });
   nameInput.addEventListener("input", () => { nameProblemEl.hidden = true; });

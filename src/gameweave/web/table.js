@@ -60,7 +60,7 @@ export function joinAndOpen(main, matchId, invite, ctx) {
       if (closed) return;
       let saved = "";
       try { saved = (JSON.parse(localStorage.getItem("gameweave.lobby") || "{}") || {}).name || ""; } catch { saved = ""; }
-      const input = h("input", { type: "text", id: "join-name", "data-testid": "name-input", maxlength: 24, autocomplete: "nickname",
+      const input = h("input", { type: "text", id: "join-name", "data-testid": "name-input", maxlength: 96, autocomplete: "nickname",
         value: saved, placeholder: t("page.name_placeholder"), "aria-describedby": "join-problem" });
       const problem = h("p", { class: "error small", id: "join-problem", role: "alert", hidden: true });
       const btn = h("button", { type: "submit", class: "btn primary", "data-testid": "join-seat" }, t("page.join.take_seat"));

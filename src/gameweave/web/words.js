@@ -11,7 +11,8 @@ import { has, t, tn } from "./i18n.js";
 export function nameProblem(text) {
   const v = String(text ?? "").trim();
   if (!v) return null;
-  if ([...v].length > 24) return t("page.name_too_long");
+  // joiners and variation selectors glue an emoji together: not counted (as on the server)
+  if ([...v].filter((ch) => !"\u200c\u200d\ufe0e\ufe0f".includes(ch)).length > 24) return t("page.name_too_long");
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(v)) return t("page.name_control");
   return null;
