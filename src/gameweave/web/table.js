@@ -2,6 +2,7 @@
 // §4.3).  Every legal action of the seat is a control carrying its §VII text in
 // `data-action`; nothing the page shows comes from anywhere but the seat's view (R21).
 
+import { hintControl } from "./advice.js";
 import { api, ApiError, saveSeat, seatFor, TableSocket } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, handOrder, short, spoken, spokenList } from "./cards.js";
 import { openHelp, profileTitle } from "./help.js";
@@ -685,6 +686,8 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     el.actions.hidden = !controls.length;
     el.actions.classList.toggle("choosing", chooser);
     el.actions.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, t("page.table.your_choices")), ...controls] : []));
+    const hintBox = spectator ? null : hintControl({ matchId, token: seatInfo.token, frame: () => frame, root, names: (a) => (items.find((x) => x.a === a) || { d: { label: a } }).d.label });
+    if (hintBox) el.actions.append(hintBox);
 
     if (spectator) {
       // seat 1, seen from outside: its name and the backs of its cards (R21), the hand
