@@ -10,6 +10,14 @@ import { h } from "./ui.js";
 /** A chance 0..1 as a whole percentage. */
 export const pct = (x) => Math.round(100 * Number(x || 0));
 
+/** The lobby's "allow hints" box for a friend match (data-testid="hints-check"): POST
+ * /api/matches `hints`; the friend agrees by joining (the invite page says so). */
+export function hintsAgreement() {
+  const box = h("input", { type: "checkbox", id: "hints-check", "data-testid": "hints-check" });
+  const el = h("p", { class: "hints-row small" }, box, " ", h("label", { for: "hints-check" }, t("page.create.hints")));
+  return { el, checked: () => box.checked };
+}
+
 /** The hint control of the table (data-testid="hint"), or null when no hint may be asked
  * now: not the seat's turn, a spectator, or a friend match made without hints.
  * `frame()` is the state frame now; the values are put next to each choice of `root`

@@ -68,6 +68,7 @@ export function joinAndOpen(main, matchId, invite, ctx) {
       const form = h("form", { class: "panel join-form" },
         h("h1", {}, t("page.join.title")),
         h("p", {}, t("page.join.text")),
+        st.hints ? h("p", { class: "notice join-hints", "data-testid": "join-hints" }, t("page.join.hints")) : "",
         h("div", { class: "name-row" }, h("label", { for: "join-name" }, t("page.your_name")), input),
         problem, h("p", {}, btn));
       form.addEventListener("submit", (ev) => {
@@ -369,7 +370,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
       render(frame, { focus: "first" });
       return;
     }
-    const btn = ev.target.closest("[data-action]");
+    const btn = ev.target.closest("button[data-action]");
     if (!btn || btn.disabled || !root.contains(btn)) return;
     const action = btn.dataset.action;
     if (btn.closest("dialog")) {
