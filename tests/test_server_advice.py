@@ -133,3 +133,20 @@ def test_analysis_of_a_finished_deal_only(tmp_path, table_server, friend_match, 
     t1 = time.perf_counter()
     again = client.get(f"/api/matches/{mid}/deals/1/analysis", headers=_auth(m1["token"])).json()
     assert again == body and time.perf_counter() - t1 < took + 0.5
+
+
+def test_agreed_hints_are_stored_and_kept_by_a_rematch(tmp_path, table_server, friend_match):
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    client = table_server(url)
+    m1, m2 = friend_match(client, hints=True)
+    plain, _ = friend_match(client)
+    client.__exit__(None, None, None)
+    again = table_server(url)  # a restart: the flag comes back from the database
+    view = again.get(f"/api/matches/{m1['match_id']}/view", headers=_auth(m2["token"])).json()
+    assert view["match"]["hints"] is True
+    view = again.get(f"/api/matches/{plain['match_id']}/view", headers=_auth(plain["token"])).json()
+    assert view["match"]["hints"] is False
+    re = again.post(f"/api/matches/{m1['match_id']}/rematch", headers=_auth(m1["token"])).json()
+    invite = re["invite_url"].rsplit("/", 1)[1]
+    st = again.post(f"/api/matches/{re['match_id']}/invite-status", json={"invite": invite}).json()
+    assert st["hints"] is True

@@ -69,3 +69,27 @@ def test_hint_on_your_turn_then_analyse_the_replay(new_context, live_server):
     mistakes = [d["step"] for d in analysis["decisions"] if d["mistake"]]
     assert page.locator("[data-testid=mistake]").count() == len(mistakes)
     assert time.perf_counter() - t0 < 30
+
+
+@pytest.mark.parametrize("agreed", [True, False])
+def test_friend_match_hints_only_when_agreed_and_the_invite_says_so(new_context, live_server, agreed):
+    p1 = new_context().new_page()
+    p1.goto("/")
+    if agreed:
+        p1.check("[data-testid=hints-check]")
+    p1.click("[data-testid=new-match-friend]")
+    invite = p1.locator("[data-testid=invite-link]")
+    invite.wait_for()
+    url = invite.input_value()
+    p1.click("[data-testid=go-to-table]")
+    p1.wait_for_selector("[data-testid=hand] .card")
+    p2 = new_context().new_page()
+    p2.goto(url)
+    p2.wait_for_selector("[data-testid=join-seat]")
+    assert p2.locator("[data-testid=join-hints]").count() == (1 if agreed else 0)
+    p2.click("[data-testid=join-seat]")
+    p2.wait_for_selector("[data-testid=hand] .card")
+    # seat 1 opens: a hint control for seat 1 only when agreed, never for seat 2 now
+    p1.wait_for_selector('.board button[data-action="turn"]:not([disabled])')
+    assert p1.locator("[data-testid=hint]").count() == (1 if agreed else 0)
+    assert p2.locator("[data-testid=hint]").count() == 0
