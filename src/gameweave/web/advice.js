@@ -4,8 +4,16 @@
 // only (R21); the page only shows them.
 
 import { api } from "./api.js";
-import { errorText, t } from "./i18n.js";
+import { short } from "./cards.js";
+import { errorText, t, tn } from "./i18n.js";
 import { h } from "./ui.js";
+
+/** The game's words for an action's §VII text (the replay has no choice labels): its
+ * verbs from the catalog's terms, its cards as "Q♦". */
+const VERBS = { meld: "term.meld_verb", throw: "term.throw", refuse: "term.refuse", take: "term.take", turn: "term.turn", force: "term.force" };
+export function actionWords(text) {
+  return String(text || "").split(" ").map((w) => (VERBS[w] ? t(VERBS[w]) : /^[A2-7JQK][cdhs]$/.test(w) ? short(w) : w)).join(" ");
+}
 
 /** A chance 0..1 as a whole percentage. */
 export const pct = (x) => Math.round(100 * Number(x || 0));
@@ -78,7 +86,7 @@ export function analyzeControl({ matchId, token, dealNo, moves }) {
     try {
       const res = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/deals/${dealNo}/analysis`, { token });
       showAnalysis(res, moves);
-      out.textContent = t("page.analysis.done", { count: res.decisions.length, seconds: res.seconds,
+      out.textContent = tn("page.analysis.done", res.decisions.length, { seconds: res.seconds,
         one: (res.mistakes || {})["1"] || 0, two: (res.mistakes || {})["2"] || 0 });
     } catch (err) {
       out.textContent = t("page.analysis.failed", { why: errorText(err) });
@@ -96,7 +104,7 @@ function showAnalysis(res, moves) {
     const same = d.best === d.played;
     const text = same
       ? t("page.analysis.same", { pct: pct(d.played_win_chance) })
-      : t("page.analysis.row", { pct: pct(d.played_win_chance), best: d.best, best_pct: pct(d.best_win_chance) });
+      : t("page.analysis.row", { pct: pct(d.played_win_chance), best: actionWords(d.best), best_pct: pct(d.best_win_chance) });
     const line = h("span", { class: `analysis${d.mistake ? " mistake" : ""}`, "data-testid": "analysis-value",
       "data-step": String(d.step), "data-played-win": String(d.played_win_chance), "data-best-win": String(d.best_win_chance) },
     text, d.mistake ? ` · ${t("page.analysis.mistake", { drop: pct(d.drop) })}` : "");
