@@ -150,3 +150,33 @@ def test_agreed_hints_are_stored_and_kept_by_a_rematch(tmp_path, table_server, f
     invite = re["invite_url"].rsplit("/", 1)[1]
     st = again.post(f"/api/matches/{re['match_id']}/invite-status", json={"invite": invite}).json()
     assert st["hints"] is True
+
+
+def test_a_slow_hint_does_not_hold_up_the_server(tmp_path, table_server, ws_seat, monkeypatch):
+    """The search runs in a worker thread: while a (slowed) hint is computed, other
+    requests are answered at once."""
+    import threading
+
+    from gameweave.server.routes import advice as route
+
+    real = route.hint
+    started = threading.Event()
+
+    def slow(*a, **kw):
+        started.set()
+        time.sleep(1.5)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(route, "hint", slow)
+    client = table_server(f"sqlite:///{tmp_path / 't.db'}", decks=[DECK_A])
+    m = client.post("/api/matches", json={"opponent": "bot", "bot": "random"}).json()
+    got = {}
+    th = threading.Thread(target=lambda: got.update(r=client.get(f"/api/matches/{m['match_id']}/hint",
+                                                                  headers=_auth(m["token"]))))
+    th.start()
+    assert started.wait(5)
+    t0 = time.perf_counter()
+    assert client.get("/api/bots").status_code == 200
+    assert time.perf_counter() - t0 < 1.0
+    th.join(10)
+    assert got["r"].status_code == 200, got["r"].text
