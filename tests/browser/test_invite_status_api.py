@@ -20,13 +20,13 @@ def test_invite_status_says_open_used_wrong_or_unknown(tmp_path):
             assert r.status_code == 200
             return r.json()
 
-        assert status(match_id, invite) == {"open": True, "code": None}
-        assert status(match_id, invite) == {"open": True, "code": None}  # asking takes nothing
-        assert status(match_id, "0" * 32) == {"open": False, "code": "bad_invite"}
-        assert status("0123456789abcdef", invite) == {"open": False, "code": "unknown_match"}
+        assert status(match_id, invite) == {"open": True, "code": None, "hints": False}
+        assert status(match_id, invite) == {"open": True, "code": None, "hints": False}  # asking takes nothing
+        assert status(match_id, "0" * 32) == {"open": False, "code": "bad_invite", "hints": False}
+        assert status("0123456789abcdef", invite) == {"open": False, "code": "unknown_match", "hints": False}
 
         assert client.post(f"/api/matches/{match_id}/join", json={"invite": invite}).status_code == 200
-        assert status(match_id, invite) == {"open": False, "code": "already_joined"}
+        assert status(match_id, invite) == {"open": False, "code": "already_joined", "hints": False}
 
         bot = client.post("/api/matches", json={"opponent": "bot", "bot": "random"}).json()
-        assert status(bot["match_id"], invite) == {"open": False, "code": "not_a_friend_match"}
+        assert status(bot["match_id"], invite) == {"open": False, "code": "not_a_friend_match", "hints": True}

@@ -26,7 +26,7 @@ from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
 from .middleware import LimitMiddleware
-from .routes import lobby, matches, ops, pages
+from .routes import advice, lobby, matches, ops, pages
 from .routes.pages import WEB_DIR
 from .settings import Settings
 from .ws import serve_socket
@@ -112,6 +112,7 @@ def create_app(
     install_handlers(app, on_refusal=metrics.refusal)
     app.include_router(lobby.router)
     app.include_router(matches.router)
+    app.include_router(advice.router)
     app.include_router(ops.router)
     app.include_router(pages.router)
 

@@ -377,7 +377,7 @@ class Hub:
     async def create(self, opponent: str, bot: str | None, fmt: str | None = None, target: int | None = None,
                      rules: str = "gameweave", stake: int | None = None,
                      tablas_stake: str | None = None, name: str | None = None,
-                     clock: int | None = None) -> tuple[Table, str]:
+                     clock: int | None = None, hints: bool = False) -> tuple[Table, str]:
         """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1 token)``.
 
         ``bot`` is a name of :func:`~gameweave.bots.bot_names` (case and surrounding
@@ -405,7 +405,7 @@ class Hub:
         table, token = Table.create(opponent=opponent, bot=bot, format=opts["match"], target=opts["target"],
                                     deck=deck, salt=salt, rules=rules, stake=opts["stake"],
                                     tablas_stake=opts["tablas_stake"], test=test, name=name, clock=clock,
-                                    clock_scale=self.clock_scale)
+                                    clock_scale=self.clock_scale, hints=hints)
         table.last_move_at = time.time()
         self.store.create(table)
         self.tables[table.match_id] = table
@@ -425,7 +425,7 @@ class Hub:
         return await self.create(table.opponent, table.bot, m.format, m.target, rules=table.rules,
                                  stake=m.stake if stakes else None,
                                  tablas_stake=m.tablas_stake if stakes else None,
-                                 name=table.names[seat], clock=table.clock)
+                                 name=table.names[seat], clock=table.clock, hints=table.hints)
 
     async def seat_for_token(self, match_id: Any, token: Any) -> tuple[Table | None, int]:
         """``(table, seat index)`` that ``token`` holds, ``(table, -1)`` for a wrong

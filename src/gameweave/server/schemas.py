@@ -42,6 +42,8 @@ class CreateMatch(_Strict):
                              "no control characters (else 422 bad_name); null: the page says 'Player 1'")
     clock: Literal[60, 30] | None = Field(None, description="seconds per decision, or null for no clock "
                                           "(a time bank of 30 s for 60, 15 s for 30)")
+    hints: bool = Field(False, description="a friend match: both seats may ask for hints (the invitee agrees "
+                        "by joining); a bot match always has hints")
 
     @field_validator("rules", mode="before")
     @classmethod
@@ -142,6 +144,7 @@ class InviteStatus(BaseModel):
 
     open: bool
     code: Literal["unknown_match", "not_a_friend_match", "bad_invite", "already_joined"] | None
+    hints: bool = False
 
 
 class Stakes(BaseModel):
@@ -228,6 +231,7 @@ class MatchInfo(BaseModel):
     clock: Clock | None = None
     watch_url: str | None = None
     spectators: int = 0
+    hints: bool = False
 
 
 class Reveal(BaseModel):
@@ -319,6 +323,68 @@ class ReplayOut(RecordDownload):
     deals: int
 
 
+class HintEstimate(BaseModel):
+    """One legal action's estimate in a hint: §VII text and its chances (0..1);
+    ``score`` = win + tablas / 2, the *win chance* the page shows."""
+
+    action: str
+    win: float
+    tablas: float
+    loss: float
+    score: float
+
+
+class HintOut(BaseModel):
+    """``GET /api/matches/{id}/hint``: the state version it was computed at, the advising
+    level, every legal action's estimate best first, and the best action."""
+
+    version: int
+    level: str
+    estimates: list[HintEstimate]
+    best: str
+
+
+class Chances(BaseModel):
+    """Win / tablas / loss chances (0..1)."""
+
+    win: float
+    tablas: float
+    loss: float
+
+
+class AnalysedDecision(BaseModel):
+    """One decision of a finished deal (``bots.advice.DecisionAnalysis.to_dict``)."""
+
+    step: int
+    seat: int
+    decision: str
+    legal: int
+    played: str
+    played_win_chance: float
+    played_chances: Chances
+    best: str
+    best_win_chance: float
+    best_chances: Chances
+    drop: float
+    mistake: bool
+    samples: int
+
+
+class AnalysisOut(BaseModel):
+    """``GET /api/matches/{id}/deals/{n}/analysis`` (``bots.advice.Analysis.to_dict``)."""
+
+    deal: int
+    rules: str
+    status: str
+    winner: int | None
+    level: str
+    seed: int
+    mistake_drop: float
+    decisions: list[AnalysedDecision]
+    mistakes: dict[str, int]
+    seconds: float
+
+
 class StakeOffer(BaseModel):
     """The stakes options a profile offers (R20)."""
 
@@ -403,7 +469,7 @@ class Ready(BaseModel):
 
 
 __all__ = [
-    "BotList", "Catalog", "Choice", "Clock", "JoinWithName", "Player", "CreateMatch", "ERROR_TEXT", "error_responses", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
+    "AnalysedDecision", "AnalysisOut", "BotList", "Chances", "HintEstimate", "HintOut", "Catalog", "Choice", "Clock", "JoinWithName", "Player", "CreateMatch", "ERROR_TEXT", "error_responses", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
     "HelpOut", "HelpSection", "InviteStatus", "JoinMatch", "MAX_SEATS_LISTED", "MatchInfo", "MyMatches",
     "MyMatchesOut", "ProfileHelp", "ProfileList", "ProfileOffer", "Progress", "Ready", "RecordDownload",
     "ReplayOut", "SeatCreated", "SeatJoined", "SeatPlayer", "SeatRef", "StakeOffer", "Stakes", "StateFrame",

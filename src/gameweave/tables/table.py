@@ -182,6 +182,8 @@ class Table:
         away: per seat, True after two timeouts in a row, until it acts again (not
             stored); ``timeouts``: timeouts in a row per seat.
         last_move_at: wall-clock time (epoch seconds) of the last move, for abandoning.
+        hints: a friend match's seats agreed to hints when it was made (issue 11); a bot
+            match always has them (:attr:`hints_on`).
     """
 
     match_id: str
@@ -206,6 +208,7 @@ class Table:
     away: list[bool] = field(default_factory=lambda: [False, False])
     timeouts: list[int] = field(default_factory=lambda: [0, 0])
     last_move_at: float = 0.0
+    hints: bool = False
 
     BOT_SEAT = 1
     """Seat index the server's bot plays (seat 2)."""
@@ -229,6 +232,7 @@ class Table:
         name: str | None = None,
         clock: int | None = None,
         clock_scale: float = 1.0,
+        hints: bool = False,
     ) -> tuple[Table, str]:
         """A new match with its first deal dealt from ``deck`` (seat 1 opens, R9, or the
         seat drawn where the profile draws the first opener: §V, R20).  ``stake`` and
@@ -264,6 +268,7 @@ class Table:
             clock=clock,
             bank=[CLOCK_BANK.get(clock or 0, 0) * clock_scale] * 2,
             watch_key=new_invite(),
+            hints=bool(hints),
         )
         if clock is not None and clock not in CLOCKS:
             raise TableError("bad_option", f"'clock' is one of {', '.join(map(str, CLOCKS))} seconds or null",
@@ -556,7 +561,14 @@ class Table:
             "clock": clock,
             "watch_url": self.watch_url() if seat is not None else None,
             "spectators": spectators,
+            "hints": self.hints_on,
         }
+
+    @property
+    def hints_on(self) -> bool:
+        """Whether a seat may ask for hints: always against a bot, in a friend match only
+        where both seats agreed when it was made (issue 11)."""
+        return self.opponent == "bot" or self.hints
 
     def invite_url(self) -> str | None:
         """``/join/<match_id>/<invite>`` for friend matches, else None."""

@@ -2,6 +2,7 @@
 // the computer or a friend, see your matches (remembered in this browser).  The last
 // settings are remembered too (localStorage "gameweave.lobby").
 
+import { hintsAgreement } from "./advice.js";
 import { api, forgetSeat, loadSeats, saveSeat } from "./api.js";
 import { openHelp } from "./help.js";
 import { has, lang, t } from "./i18n.js";
@@ -266,6 +267,7 @@ export function renderLobby(main, { go }) {
     value: saved.name || "", placeholder: t("page.name_placeholder"), "aria-describedby": "name-problem" });
   const nameProblemEl = h("p", { class: "error small", id: "name-problem", role: "alert", hidden: true });
   nameInput.addEventListener("input", () => { nameProblemEl.hidden = true; });
+  const hintsBox = hintsAgreement();
   // The clock: none, 60 s or 30 s per decision (the server's clock, with a small bank).
   const clockSelect = h("select", { id: "clock-select", "data-testid": "clock-select" },
     CLOCKS.map((c) => h("option", { value: c === null ? "" : String(c) }, c === null ? t("page.clock.none") : t("page.clock.per_decision", { s: c }))));
@@ -295,6 +297,7 @@ export function renderLobby(main, { go }) {
     try {
       const body = { opponent, ...read.body, name: name || null, clock };
       if (opponent === "bot") body.bot = botSelect.value;
+      else body.hints = hintsBox.checked();
       const res = await api("POST", "/api/matches", { body });
       saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent });
       // The new match belongs in "Your matches" at once (it is also where a bot match
@@ -353,6 +356,7 @@ export function renderLobby(main, { go }) {
         ),
         h("div", { class: "choice-group" },
           h("h3", {}, t("page.lobby.against_friend")),
+          hintsBox.el,
           h("button", { type: "button", class: "btn primary", "data-testid": "new-match-friend", onclick: () => create("friend") }, t("page.lobby.invite_friend")),
           inviteBox,
         ),

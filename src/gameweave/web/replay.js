@@ -2,6 +2,7 @@
 // record.  The steps come from the server (GET /api/matches/{id}/deals/{n}/replay): the
 // rules stay in Python; the page only draws the snapshots.
 
+import { analyzeControl } from "./advice.js";
 import { api, seatFor } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, spoken, spokenList } from "./cards.js";
 import { t } from "./i18n.js";
@@ -202,7 +203,8 @@ export function openReplay(main, matchId, dealNo) {
               h("p", { class: "muted small" }, t("page.replay.keys")),
               h("p", {},
                 h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, t("page.replay.download")), " ",
-                h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back")))),
+                h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
+              h("p", {}, analyzeControl({ matchId, token: mine.token, dealNo, moves }))),
             board),
           h("aside", { class: "panel log" }, h("h2", {}, t("page.table.moves")), moves)));
       document.addEventListener("keydown", onKey);

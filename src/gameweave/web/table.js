@@ -2,6 +2,7 @@
 // §4.3).  Every legal action of the seat is a control carrying its §VII text in
 // `data-action`; nothing the page shows comes from anywhere but the seat's view (R21).
 
+import { hintControl } from "./advice.js";
 import { api, ApiError, saveSeat, seatFor, TableSocket } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, handOrder, short, spoken, spokenList } from "./cards.js";
 import { openHelp, profileTitle } from "./help.js";
@@ -67,6 +68,7 @@ export function joinAndOpen(main, matchId, invite, ctx) {
       const form = h("form", { class: "panel join-form" },
         h("h1", {}, t("page.join.title")),
         h("p", {}, t("page.join.text")),
+        st.hints ? h("p", { class: "notice join-hints", "data-testid": "join-hints" }, t("page.join.hints")) : "",
         h("div", { class: "name-row" }, h("label", { for: "join-name" }, t("page.your_name")), input),
         problem, h("p", {}, btn));
       form.addEventListener("submit", (ev) => {
@@ -368,7 +370,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
       render(frame, { focus: "first" });
       return;
     }
-    const btn = ev.target.closest("[data-action]");
+    const btn = ev.target.closest("button[data-action]");
     if (!btn || btn.disabled || !root.contains(btn)) return;
     const action = btn.dataset.action;
     if (btn.closest("dialog")) {
@@ -685,6 +687,8 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     el.actions.hidden = !controls.length;
     el.actions.classList.toggle("choosing", chooser);
     el.actions.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, t("page.table.your_choices")), ...controls] : []));
+    const hintBox = spectator ? null : hintControl({ matchId, token: seatInfo.token, frame: () => frame, root, names: (a) => (items.find((x) => x.a === a) || { d: { label: a } }).d.label });
+    if (hintBox) el.actions.append(hintBox);
 
     if (spectator) {
       // seat 1, seen from outside: its name and the backs of its cards (R21), the hand

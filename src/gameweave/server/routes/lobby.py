@@ -63,7 +63,7 @@ async def create_match(body: CreateMatch, hub: HubDep) -> dict:
     out are the profile's defaults (``GET /api/profiles``)."""
     table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules,
                                     stake=body.stake, tablas_stake=body.tablas_stake, name=body.name,
-                                    clock=body.clock)
+                                    clock=body.clock, hints=body.hints)
     return {
         "match_id": table.match_id, "seat": 1, "token": token,
         "invite_url": table.invite_url(), "table_url": f"/table/{table.match_id}",
@@ -90,7 +90,7 @@ async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     else:
         problem = invite_problem(table, body.invite)
         code = problem[0] if problem else None
-    return {"open": code is None, "code": code}
+    return {"open": code is None, "code": code, "hints": bool(table is not None and table.hints_on)}
 
 
 @router.post("/my-matches", response_model=MyMatchesOut, responses=error_responses(413, 422))

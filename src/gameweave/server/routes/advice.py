@@ -1,0 +1,90 @@
+"""Advice for a seat (issue 11): a hint on its turn and the analysis of a finished deal.
+
+Both are computed by :mod:`gameweave.bots.advice` in a worker thread (the event loop never
+waits on a search) and from the seat's own view only (R21): a hint reads
+:func:`~gameweave.engine.seat_view`, an analysis reads each deciding seat's view at that
+moment (the deal has ended, but nothing hidden at the time enters the numbers).
+Every route takes ``Authorization: Bearer <seat token>`` (either seat).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+
+from ...bots.advice import analyze_record, hint
+from ...engine import GameRecord, format_action, seat_view
+from ..deps import HubDep, SeatDep
+from ..errors import ApiError
+from ..schemas import AnalysisOut, HintOut, error_responses
+
+router = APIRouter(prefix="/api/matches/{match_id}", tags=["advice"],
+                   responses=error_responses(401, 404, 422, 429))
+
+HINT_LEVEL = "master"
+"""The level whose estimates a hint shows."""
+
+ANALYSIS_CACHE_SIZE = 64
+"""How many deals' analyses stay cached (the oldest goes first)."""
+
+_cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def _estimate_out(e: Any) -> dict[str, Any]:
+    return {"action": format_action(e.action), "win": round(e.win, 4), "tablas": round(e.tablas, 4),
+            "loss": round(e.loss, 4), "score": round(e.score, 4)}
+
+
+@router.get("/hint", response_model=HintOut, responses=error_responses(409))
+async def get_hint(seat_of: SeatDep, hub: HubDep) -> dict:
+    """Each legal action of the seat's current decision with its estimated win / tablas /
+    loss chances (``score`` = win + tablas / 2, the *win chance*), best first, from the
+    seat's own view (R21).  409 ``hints_off`` in a friend match whose seats did not agree
+    to hints, ``not_your_turn`` when the seat has no decision now."""
+    table, seat = seat_of
+    async with hub.lock(table.match_id):
+        table = hub.tables.get(table.match_id) or table
+        if not table.hints_on:
+            raise ApiError("hints_off", "hints were not agreed when this match was made")
+        view = seat_view(table.state, seat)
+        if table.deal.over or table.match_over or view.to_act != seat or not view.legal:
+            raise ApiError("not_your_turn", "a hint is for your own decision, on your turn")
+        version = table.version
+        seed = (table.deal.number * 100_003 + version) % (2 ** 31)
+    est = await run_in_threadpool(hint, view, HINT_LEVEL, seed)
+    return {"version": version, "level": HINT_LEVEL, "estimates": [_estimate_out(e) for e in est],
+            "best": format_action(est[0].action)}
+
+
+def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
+    with _cache_lock:
+        got = _cache.get(key)
+        if got is not None:
+            _cache.move_to_end(key)
+            return got
+    out = analyze_record(GameRecord.from_dict(record), HINT_LEVEL, seed=key[1]).to_dict()
+    with _cache_lock:
+        _cache[key] = out
+        while len(_cache) > ANALYSIS_CACHE_SIZE:
+            _cache.popitem(last=False)
+    return out
+
+
+@router.get("/deals/{n}/analysis", response_model=AnalysisOut, responses=error_responses(409))
+async def get_analysis(n: int, seat_of: SeatDep) -> dict:
+    """The analysis of finished deal ``n``: for each decision of both seats (more than one
+    legal action) the action played and its win chance, the best action and its win
+    chance, the drop and whether it is a mistake (a drop of 10 points or more).  Each
+    decision is judged from the deciding seat's view then (R21).  Cached per deal.
+    ``unknown_deal`` (404), ``deal_not_over`` (409)."""
+    table, _seat = seat_of
+    download = table.record(n)
+    return {"deal": n, **await run_in_threadpool(_analysis, (table.match_id, n), download["record"])}
+
+
+__all__ = ["ANALYSIS_CACHE_SIZE", "HINT_LEVEL", "router"]

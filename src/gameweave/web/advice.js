@@ -1,0 +1,115 @@
+// Advice for a seat (issue 11): the hint control at the table and the analysis of a
+// finished deal in its replay.  The numbers come from the server (GET
+// /api/matches/{id}/hint and /deals/{n}/analysis), computed from the seat's own view
+// only (R21); the page only shows them.
+
+import { api } from "./api.js";
+import { short } from "./cards.js";
+import { errorText, t, tn } from "./i18n.js";
+import { h } from "./ui.js";
+
+/** The game's words for an action's §VII text (the replay has no choice labels): its
+ * verbs from the catalog's terms, its cards as "Q♦". */
+const VERBS = { meld: "term.meld_verb", throw: "term.throw", refuse: "term.refuse", take: "term.take", turn: "term.turn", force: "term.force" };
+export function actionWords(text) {
+  return String(text || "").split(" ").map((w) => (VERBS[w] ? t(VERBS[w]) : /^[A2-7JQK][cdhs]$/.test(w) ? short(w) : w)).join(" ");
+}
+
+/** A chance 0..1 as a whole percentage. */
+export const pct = (x) => Math.round(100 * Number(x || 0));
+
+/** The lobby's "allow hints" box for a friend match (data-testid="hints-check"): POST
+ * /api/matches `hints`; the friend agrees by joining (the invite page says so). */
+export function hintsAgreement() {
+  const box = h("input", { type: "checkbox", id: "hints-check", "data-testid": "hints-check" });
+  const el = h("p", { class: "hints-row small" }, box, " ", h("label", { for: "hints-check" }, t("page.create.hints")));
+  return { el, checked: () => box.checked };
+}
+
+/** The hint control of the table (data-testid="hint"), or null when no hint may be asked
+ * now: not the seat's turn, a spectator, or a friend match made without hints.
+ * `frame()` is the state frame now; the values are put next to each choice of `root`
+ * (the buttons with `data-action`), or in a list below the control where a choice has no
+ * button (e.g. a throw not yet picked). */
+export function hintControl({ matchId, token, frame, root, names }) {
+  const f = frame();
+  const v = (f && f.view) || {};
+  if (!token || !f || !(f.match || {}).hints || v.status !== "playing" || v.to_act !== f.seat || !(v.legal || []).length) return null;
+  const out = h("div", { class: "hint-out", "data-testid": "hint-out", role: "status", "aria-live": "polite" });
+  const btn = h("button", { type: "button", class: "btn small hint-btn", "data-testid": "hint" }, t("page.hint.button"));
+  btn.addEventListener("click", async () => {
+    const version = f.version;
+    btn.disabled = true;
+    out.textContent = t("page.hint.loading");
+    try {
+      const res = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/hint`, { token });
+      const now = frame();
+      if (!now || now.version !== version || res.version !== version || !root.contains(btn)) return;
+      showHint(res, root, out, names);
+    } catch (err) {
+      out.textContent = t("page.hint.failed", { why: errorText(err) });
+      btn.disabled = false;
+    }
+  });
+  return h("div", { class: "hint-box", "data-testid": "hint-box" }, btn, out);
+}
+
+function showHint(res, root, out, names) {
+  for (const old of root.querySelectorAll("[data-testid=hint-value]")) old.remove();
+  const left = [];
+  for (const e of res.estimates) {
+    const best = e.action === res.best;
+    const value = h("span", { class: `hint-value${best ? " best" : ""}`, "data-testid": "hint-value", "data-action": e.action,
+      "data-win": String(e.score), "data-best": String(best) },
+    t("page.hint.win", { pct: pct(e.score) }), best ? ` · ${t("page.hint.best")}` : "");
+    const target = [...root.querySelectorAll("[data-action]")].find((b) => b.dataset.action === e.action && b.tagName === "BUTTON");
+    if (target) {
+      target.classList.toggle("hint-best", best);
+      target.append(value);
+    } else {
+      left.push(h("li", {}, h("span", { class: "hint-action" }, names ? names(e.action) : e.action), " ", value));
+    }
+  }
+  out.replaceChildren(left.length ? h("ul", { class: "hint-list" }, left) : "");
+}
+
+/** The replay's "Analyse" control (data-testid="analyze"): fetches the analysis of
+ * finished deal `dealNo` and writes, in each move of `moves` (li[data-step]) that was a
+ * decision with a choice, the win chance of what was played and of the best
+ * alternative; mistakes (a drop of 10 points or more) are marked (data-testid="mistake"). */
+export function analyzeControl({ matchId, token, dealNo, moves }) {
+  const out = h("p", { class: "analysis-out small", "data-testid": "analysis-out", role: "status", "aria-live": "polite" });
+  const btn = h("button", { type: "button", class: "btn", "data-testid": "analyze" }, t("page.analysis.button"));
+  btn.addEventListener("click", async () => {
+    btn.disabled = true;
+    out.textContent = t("page.analysis.loading");
+    try {
+      const res = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/deals/${dealNo}/analysis`, { token });
+      showAnalysis(res, moves);
+      out.textContent = tn("page.analysis.done", res.decisions.length, { seconds: res.seconds,
+        one: (res.mistakes || {})["1"] || 0, two: (res.mistakes || {})["2"] || 0 });
+    } catch (err) {
+      out.textContent = t("page.analysis.failed", { why: errorText(err) });
+      btn.disabled = false;
+    }
+  });
+  return h("span", { class: "analysis-box" }, btn, out);
+}
+
+function showAnalysis(res, moves) {
+  for (const old of moves.querySelectorAll(".analysis")) old.remove();
+  for (const d of res.decisions) {
+    const li = moves.querySelector(`li[data-step="${d.step}"]`);
+    if (!li) continue;
+    const same = d.best === d.played;
+    const text = same
+      ? t("page.analysis.same", { pct: pct(d.played_win_chance) })
+      : t("page.analysis.row", { pct: pct(d.played_win_chance), best: actionWords(d.best), best_pct: pct(d.best_win_chance) });
+    const line = h("span", { class: `analysis${d.mistake ? " mistake" : ""}`, "data-testid": "analysis-value",
+      "data-step": String(d.step), "data-played-win": String(d.played_win_chance), "data-best-win": String(d.best_win_chance) },
+    text, d.mistake ? ` · ${t("page.analysis.mistake", { drop: pct(d.drop) })}` : "");
+    li.classList.toggle("mistake-row", d.mistake);
+    if (d.mistake) li.dataset.testid = "mistake";
+    li.append(line);
+  }
+}
