@@ -273,8 +273,10 @@ def test_a_clock_timeout_is_played_by_the_server_and_two_in_a_row_mark_the_seat_
     assert f1["view"]["history"][0] == {**f1["view"]["history"][0], "seat": 1, "action": "turn"}
     assert 1.5 <= waited < 10, waited
     assert f1["match"]["clock"]["bank"]["1"] == 0 and f1["match"]["players"]["1"]["away"] is False
+    # both seats are told the server played that move (while it is the last one)
+    assert f1["match"]["timed_out"] == {"seat": 1, "version": f1["version"]}
     f2 = until(s2, lambda f: f["type"] == "state" and len(f["view"]["history"]) == 1)
-    assert f2["version"] == f1["version"]
+    assert f2["version"] == f1["version"] and f2["match"]["timed_out"] == {"seat": 1, "version": f1["version"]}
     # seat 1 decides on the turned card: melding is optional, the server refuses (no bank left)
     if "refuse" in f1["view"]["legal"]:
         f1 = until(s1, lambda f: f["type"] == "state" and len(f["view"]["history"]) == 2)
@@ -283,6 +285,7 @@ def test_a_clock_timeout_is_played_by_the_server_and_two_in_a_row_mark_the_seat_
         # seat 2 acts itself in time; seat 1 stays away until it acts
         s2.act("turn", version=f1["version"])
         f1 = until(s1, lambda f: f["type"] == "state" and len(f["view"]["history"]) == 3)
+        assert f1["match"]["timed_out"] is None  # a move made by a person is not a timeout
         assert f1["match"]["players"]["2"]["away"] is False and f1["match"]["players"]["1"]["away"] is True
 
 

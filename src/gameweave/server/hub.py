@@ -684,9 +684,11 @@ class Hub:
                 log.info("match %s: seat %d timed out; the server played a %s", match_id, seat + 1,
                          format_action(a).split()[0])
                 self.clock_tasks.pop(match_id, None)
+                table.timed_out = (seat, table.version + 1)  # the version the move makes
                 try:
                     await self._commit_action(table, seat, a)
                 except (_Conflict, TableError):
+                    table.timed_out = None
                     return
             self.wake_bot(table)
         except asyncio.CancelledError:

@@ -225,6 +225,7 @@ class MatchInfo(BaseModel):
     test: bool = False
     players: dict[str, Player] | None = None
     waiting_for: list[int] = Field(default_factory=list)
+    timed_out: dict[str, int] | None = None
     last_deal: int | None = None
     resigned: int | None = None
     abandoned: bool = False

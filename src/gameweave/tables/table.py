@@ -207,6 +207,9 @@ class Table:
     ready: list[bool] = field(default_factory=lambda: [False, False])
     away: list[bool] = field(default_factory=lambda: [False, False])
     timeouts: list[int] = field(default_factory=lambda: [0, 0])
+    timed_out: tuple[int, int] | None = None
+    """``(seat, version)`` of the last move the server played for a seat whose clock ran
+    out (not stored); the frames say so while that version is current."""
     last_move_at: float = 0.0
     hints: bool = False
 
@@ -555,6 +558,8 @@ class Table:
             "test": self.test,
             "players": self.players(online),
             "waiting_for": [s + 1 for s in waiting],
+            "timed_out": ({"seat": self.timed_out[0] + 1, "version": self.timed_out[1]}
+                          if self.timed_out and self.timed_out[1] == self.version else None),
             "last_deal": self.last_deal(),
             "resigned": self.resigned + 1 if self.resigned is not None else None,
             "abandoned": self.abandoned,

@@ -889,6 +889,11 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
         chips.push(h("span", { class: "chip clock", "data-testid": `clock-${s}`, "data-seat": String(s), "data-seconds": "" }));
       }
     }
+    // the server played for a seat whose clock ran out (say so while that move is the last)
+    if (m.timed_out && m.timed_out.version === f.version) {
+      chips.push(h("span", { class: "chip timed-out", "data-testid": "timed-out", "data-seat": String(m.timed_out.seat) },
+        t("page.clock.timed_out", { who: names.who(m.timed_out.seat) })));
+    }
     if (!spectator && m.spectators != null && (people || m.spectators > 0)) {
       chips.push(h("span", { class: "chip spectators", "data-testid": "spectators", "data-count": String(m.spectators) }, tn("page.spectators", m.spectators)));
     }
@@ -934,12 +939,18 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
       const running = clockBase.seat === s && clockBase.ms != null;
       if (running) secs = Math.max(0, Math.ceil((clockBase.ms - (performance.now() - clockBase.at)) / 1000));
       else secs = clockBase.per;
-      const bank = clockBase.bank[String(s)] ?? 0;
+      const bank = Math.round(clockBase.bank[String(s)] ?? 0);
+      // The deadline counts the decision's seconds first, then the bank: show them apart,
+      // so "4 s (bank 15 s)" is never read as 19 s when only 4 are left.
+      const inBank = running ? Math.min(bank, secs) : bank;
+      const decision = running ? secs - inBank : secs;
       c.dataset.seconds = String(secs);
       c.dataset.running = String(running);
       c.classList.toggle("running", running);
       c.classList.toggle("low", running && secs <= 10);
-      c.textContent = t(running ? "page.clock.running" : "page.clock.idle", { who: names_(s), s: secs, bank: Math.round(bank) });
+      c.textContent = running && decision === 0
+        ? t("page.clock.in_bank", { who: names_(s), s: inBank })
+        : t(running ? "page.clock.running" : "page.clock.idle", { who: names_(s), s: decision, bank: inBank });
     }
   }
   const names_ = (s) => {
