@@ -404,7 +404,7 @@ def test_match_end_rematch_and_the_replay(new_context, tmp_path):
     assert page.is_checked("[data-testid=format-tally]")  # the profile's default (R20)
     page.check("[data-testid=format-first_to]")
     page.fill("[data-testid=target]", "1")
-    page.select_option("[data-testid=bot-select]", "greedy")  # it melds: few deals end in tablas
+    page.select_option("[data-testid=bot-select]", "intermediate")  # it melds: few deals end in tablas
     page.click("[data-testid=new-match-bot]")
     page.wait_for_url("**/table/*")
     first_id = page.url.rstrip("/").split("/")[-1]
@@ -429,9 +429,17 @@ def test_match_end_rematch_and_the_replay(new_context, tmp_path):
     page.click("[data-testid=replay-link]")
     page.wait_for_url(f"**/replay/*/{deals}")
     page.wait_for_selector("[data-testid=replay-moves] li")
-    assert "Greedy bot" in page.inner_text("main")
+    assert "Intermediate bot" in page.inner_text("main")
     moves = page.locator("[data-testid=replay-moves] li")
     n = moves.count() - 1
+    # who let the centre card go: "you" in the middle of a sentence, never "You"
+    captions = set()
+    for i in range(n + 1):
+        moves.nth(i).locator("button").click()
+        captions.add(page.inner_text("[data-testid=live-card] .caption"))
+    let_go = {c for c in captions if c.startswith("Let go by")}
+    assert let_go, captions
+    assert not any("by You" in c for c in let_go), let_go
     assert n == len(page.request.get(f"/api/matches/{first_id}/deals/{deals}/replay", headers={
         "Authorization": f"Bearer {_seat_token(page, first_id)}"}).json()["history"])
     assert page.locator("[data-testid=replay-deals] a").count() == deals - 1
@@ -461,7 +469,7 @@ def test_match_end_rematch_and_the_replay(new_context, tmp_path):
     again = _view(page)
     assert again["match"]["id"] != first_id
     assert (again["match"]["rules"], again["match"]["format"], again["match"]["target"]) == ("gameweave", "first_to", 1)
-    assert again["match"]["opponent"] == {"kind": "bot", "bot": "greedy"}
+    assert again["match"]["opponent"] == {"kind": "bot", "bot": "intermediate"}
     assert not again["match"]["over"]
 
 
