@@ -141,6 +141,7 @@ def test_the_nothing_here_page_in_spanish_and_the_api_keeps_json(browser, live_s
     assert page.goto("/nada-aqui").status == 404
     page.wait_for_selector("[data-testid=not-found]")
     assert "Esta página no existe" in page.inner_text("main")
+    page.screenshot(path="/tmp/wtfix-not-found-es.png")
     assert not errors, errors
     ctx.close()
     with httpx.Client(base_url=live_server.url) as c:
