@@ -46,6 +46,12 @@ def test_the_lobby_offers_the_levels_by_name_and_remembers(new_context):
     page.wait_for_selector("[data-testid=my-matches] li")
     assert page.input_value("[data-testid=bot-select]") == "master"
     assert "Master bot" in page.inner_text("[data-testid=my-matches]")
+    # a choice remembered before the levels ("search") comes back as its level
+    page.evaluate("() => { const s = JSON.parse(localStorage.getItem('gameweave.lobby') || '{}');"
+                  " s.bot = 'search'; localStorage.setItem('gameweave.lobby', JSON.stringify(s)); }")
+    page.reload()
+    page.wait_for_selector("[data-testid=my-matches] li")
+    assert page.input_value("[data-testid=bot-select]") == "master"
 
 
 def test_the_lobby_in_spanish_names_the_levels(new_context):

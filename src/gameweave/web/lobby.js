@@ -263,11 +263,14 @@ async function fillMatches(list) {
  * none is remembered. */
 const DEFAULT_BOTS = ["random", "beginner", "casual", "intermediate", "master"];
 const DEFAULT_BOT = "intermediate";
+const OLD_BOTS = { greedy: "intermediate", search: "master" };
 
 /** Render the lobby into `main`; returns {close}. */
 export function renderLobby(main, { go }) {
   document.title = t("page.title.lobby");
   const saved = loadSettings();
+  // a choice remembered before the levels: the level that plays as that bot did
+  if (OLD_BOTS[saved.bot]) saved.bot = OLD_BOTS[saved.bot];
   const fmt = rulesChooser(saved);
   // The bots offered to people (GET /api/bots: random and the levels), each labelled
   // from the catalog; until the list comes, the usual one.
