@@ -393,7 +393,7 @@ def test_reload_mid_deal_brings_back_the_same_table(new_context, tmp_path):
 
     page.route_web_socket(re.compile(r"/ws/"), through)
     page.goto("/")
-    page.select_option("[data-testid=bot-select]", "greedy")
+    page.select_option("[data-testid=bot-select]", "intermediate")
     page.click("[data-testid=new-match-bot]")
     page.wait_for_url("**/table/*")
     for _ in range(5):

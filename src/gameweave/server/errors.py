@@ -120,6 +120,20 @@ def describe_invalid(err: dict[str, Any]) -> str:
     return f"{field} is not valid"
 
 
+_API_PREFIXES = ("/api/", "/ws/", "/static/", "/docs-assets/", "/openapi.json", "/metrics")
+
+
+def _wants_page(req: Request) -> bool:
+    """A browser asking for a page (GET or HEAD, ``Accept: text/html``) at an address
+    outside the API, the WebSockets and the static files."""
+    if req.method not in ("GET", "HEAD"):
+        return False
+    path = req.url.path
+    if path == "/api" or path.startswith(_API_PREFIXES):
+        return False
+    return "text/html" in req.headers.get("accept", "")
+
+
 def install_handlers(app: FastAPI, on_refusal=None) -> None:
     """Register the exception handlers of the wire errors on ``app``.
 
@@ -152,6 +166,14 @@ def install_handlers(app: FastAPI, on_refusal=None) -> None:
     async def _http_error(req: Request, exc: StarletteHTTPException):
         # errors raised by the router, the body parser or the static files, not by our routes
         status = exc.status_code
+        if status == 404 and _wants_page(req):
+            # a browser at an address that is no page: the page itself, which says so in
+            # the reader's language with a way back to the lobby (the API keeps JSON)
+            from .routes.pages import index
+
+            page = index()
+            page.status_code = 404
+            return page
         if status == 404:
             code, message = "not_found", "there is nothing at this address (the API is listed at /docs)"
         elif status == 405:

@@ -115,7 +115,8 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class BotList(BaseModel):
-    """``GET /api/bots``."""
+    """``GET /api/bots``: the bots offered to people, ``random`` then the levels weakest
+    first (``beginner``, ``casual``, ``intermediate``, ``master``)."""
 
     bots: list[str]
 

@@ -30,13 +30,25 @@ function route() {
     current = joinAndOpen(main, parts[1], parts[2], { go });
   } else if (parts[0] === "watch" && parts.length === 3) {
     current = openWatch(main, parts[1], parts[2], { go });
-  } else if (parts[0] === "replay" && parts.length === 3) {
+  } else if (parts[0] === "replay" && parts.length === 3 && /^[0-9]{1,6}$/.test(parts[2])) {
     current = openReplay(main, parts[1], Number(parts[2]), { go });
+  } else if (parts[0] === "replay" && parts.length === 3) {
+    nothingHere(main, t("page.replay.bad_deal", { text: parts[2].slice(0, 40) }));
   } else {
-    main.replaceChildren(
-      h("section", { class: "panel" }, h("h1", {}, t("page.no_such_page")), h("p", {}, h("a", { href: "/" }, t("page.back_to_lobby")))),
-    );
+    nothingHere(main, t("page.nothing_here"));
   }
+}
+
+/** The "nothing here" view: no page at this address (or no such deal), with the way
+ * back to the lobby. */
+function nothingHere(main, text) {
+  document.title = t("page.title.not_found");
+  main.replaceChildren(
+    h("section", { class: "panel not-found", "data-testid": "not-found" },
+      h("h1", {}, t("page.no_such_page")),
+      h("p", {}, text),
+      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary", "data-testid": "back-to-lobby" }, t("page.back_to_lobby")))),
+  );
 }
 
 document.addEventListener("click", (ev) => {

@@ -128,7 +128,16 @@ function rulesChooser(saved) {
     sync();
   });
   for (const r of Object.values(radios)) r.addEventListener("change", sync);
-  target.addEventListener("input", () => { problem.hidden = true; });
+  // A shown problem follows the field as it is typed: gone once the value is valid,
+  // else re-worded for the new value (not only when a Play button is pressed).
+  const recheck = () => {
+    if (problem.hidden) return;
+    const r = fs.read();
+    if (r.ok) problem.hidden = true;
+    else problem.textContent = r.problem;
+  };
+  target.addEventListener("input", recheck);
+  stake.addEventListener("input", recheck);
 
   const fs = h(
     "fieldset", { class: "format" },
@@ -150,12 +159,12 @@ function rulesChooser(saved) {
       body.target = Number(target.value.trim());
     }
     if (f === "stakes" && p.stake) {
-      const t = String(stake.value).trim();
+      const v = String(stake.value).trim();
       const max = p.stake.max || 99;
-      if (!/^[0-9]+$/.test(t) || Number(t) < 1 || Number(t) > max) {
+      if (!/^[0-9]+$/.test(v) || Number(v) < 1 || Number(v) > max) {
         return { ok: false, problem: t("page.lobby.stake_problem", { max }), field: stake };
       }
-      body.stake = Number(t);
+      body.stake = Number(v);
       body.tablas_stake = tablas.value || p.stake.default_tablas_stake;
     }
     return { ok: true, body };
@@ -251,17 +260,24 @@ async function fillMatches(list) {
   );
 }
 
+/** The bots the lobby offers before GET /api/bots answers, and the one it picks when
+ * none is remembered. */
+const DEFAULT_BOTS = ["random", "beginner", "casual", "intermediate", "master"];
+const DEFAULT_BOT = "intermediate";
+const OLD_BOTS = { greedy: "intermediate", search: "master" };
+
 /** Render the lobby into `main`; returns {close}. */
 export function renderLobby(main, { go }) {
   document.title = t("page.title.lobby");
   const saved = loadSettings();
+  // a choice remembered before the levels: the level that plays as that bot did
+  if (OLD_BOTS[saved.bot]) saved.bot = OLD_BOTS[saved.bot];
   const fmt = rulesChooser(saved);
-  const botSelect = h(
-    "select", { id: "bot-select", "data-testid": "bot-select" },
-    h("option", { value: "random" }, t("page.bot_option.random")),
-    h("option", { value: "greedy" }, t("page.bot_option.greedy")),
-    h("option", { value: "search" }, t("page.bot_option.search")),
-  );
+  // The bots offered to people (GET /api/bots: random and the levels), each labelled
+  // from the catalog; until the list comes, the usual one.
+  const botLabel = (b) => (has(`page.bot_option.${b}`) ? t(`page.bot_option.${b}`) : t("page.bot.named", { bot: b }));
+  const botOptions = (names) => names.map((b) => h("option", { value: b }, botLabel(b)));
+  const botSelect = h("select", { id: "bot-select", "data-testid": "bot-select" }, botOptions(DEFAULT_BOTS));
   // The player's name (trimmed, 1-24 characters; empty: "Player 1"), remembered.
   const nameInput = h("input", { type: "text", id: "player-name", "data-testid": "name-input", maxlength: 96, autocomplete: "nickname",
     value: saved.name || "", placeholder: t("page.name_placeholder"), "aria-describedby": "name-problem" });
@@ -272,7 +288,7 @@ export function renderLobby(main, { go }) {
   const clockSelect = h("select", { id: "clock-select", "data-testid": "clock-select" },
     CLOCKS.map((c) => h("option", { value: c === null ? "" : String(c) }, c === null ? t("page.clock.none") : t("page.clock.per_decision", { s: c }))));
   clockSelect.value = CLOCKS.includes(saved.clock) && saved.clock !== null ? String(saved.clock) : "";
-  botSelect.value = ["random", "greedy", "search"].includes(saved.bot) ? saved.bot : "greedy";
+  botSelect.value = DEFAULT_BOTS.includes(saved.bot) ? saved.bot : DEFAULT_BOT;
   const inviteBox = h("div", { class: "invite", hidden: true });
   let busy = false;
 
@@ -369,11 +385,12 @@ export function renderLobby(main, { go }) {
   api("GET", "/api/profiles").then((d) => fmt.setProfiles(d.profiles || [], saved.rules)).catch(() => {});
   // Offer only the bots this server has.
   api("GET", "/api/bots").then((d) => {
-    const have = new Set(d.bots || []);
-    if (!have.size) return;
-    for (const o of [...botSelect.options]) if (!have.has(o.value)) o.remove();
-    for (const b of have) if (![...botSelect.options].some((o) => o.value === b)) botSelect.append(h("option", { value: b }, b));
-    if (have.has(saved.bot)) botSelect.value = saved.bot;
+    const names = [...new Set(d.bots || [])];
+    if (!names.length) return;
+    const was = botSelect.value;
+    botSelect.replaceChildren(...botOptions(names));
+    const pick = [saved.bot, was, DEFAULT_BOT].find((b) => names.includes(b));
+    botSelect.value = pick || names[0];
   }).catch(() => {});
   return { close() {} };
 }

@@ -140,7 +140,7 @@ export function openReplay(main, matchId, dealNo) {
           h("span", { class: "caption" }, h("strong", {}, String(snap.stock)), " ", t("page.table.in_stock"))),
         h("div", { class: "live", "data-testid": "live-card" },
           snap.live ? cardEl(snap.live, { size: "lg", label: t("page.replay.centre_card", { card: spoken(snap.live) }) }) : h("span", { class: "card empty lg", role: "img", "aria-label": t("page.table.no_live") }),
-          h("span", { class: "caption" }, snap.live ? (snap.live_from ? t("page.replay.let_go_by", { who: seatName(snap.live_from) }) : t("page.replay.just_turned")) : t("page.table.no_live_caption"))),
+          h("span", { class: "caption" }, snap.live ? (snap.live_from ? (snap.live_from === me ? t("page.replay.let_go_by_me") : t("page.replay.let_go_by", { who: seatName(snap.live_from) })) : t("page.replay.just_turned")) : t("page.table.no_live_caption"))),
         h("div", { class: "dead", "data-testid": "dead-cards", "data-count": String(dead.length) },
           h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", t("page.table.dead")), deadGrid(dead))),
       seatBlock(snap, me, me, seatName),

@@ -659,8 +659,10 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
         h("p", { class: "chooser-head" }, head,
           picked.size ? h("button", { type: "button", class: "btn small", "data-clear": "picks" }, t("page.chooser.clear")) : ""),
         exact.length ? h("div", { class: "chooser-tables" }, exact.slice(0, 12).map(({ a, d }) => meldButton(a, d))) : ""));
-    } else {
-      for (const { a, d } of meldItems) controls.push(meldButton(a, d));
+    } else if (meldItems.length) {
+      // one box for the meld choices: on a phone it scrolls when there are many, so
+      // the refuse/force choices and the hand stay on screen
+      controls.push(h("div", { class: "meld-choices", "data-testid": "meld-choices" }, meldItems.map(({ a, d }) => meldButton(a, d))));
     }
     if (selectedThrow && throws.has(selectedThrow.split(" ")[1])) {
       const c = selectedThrow.split(" ")[1];

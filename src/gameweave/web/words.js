@@ -35,6 +35,11 @@ export function seatName(m, seat) {
   return t("page.player_n", { n: seat });
 }
 
+/** True on a touch screen (a finger taps; a mouse clicks), for the words of a hint. */
+function touchScreen() {
+  return typeof window !== "undefined" && !!window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+}
+
 /** "Greedy bot" / "Bot voraz": a bot's name in the page's language. */
 export function botName(bot) {
   const b = bot || "computer";
@@ -211,7 +216,7 @@ export function statusText(view, names, opts = {}) {
       case "meld_or_refuse":
         return (canMeld ? t("page.state.my.meld_or_refuse", { live }) : t("page.state.my.must_refuse", { live })) + orForce;
       case "throw":
-        return t("page.state.my.throw") + (canForce ? ` ${t("page.state.may_force_throw", { opp })}` : "");
+        return (touchScreen() ? t("page.state.my.throw_touch") : t("page.state.my.throw")) + (canForce ? ` ${t("page.state.may_force_throw", { opp })}` : "");
       default:
         return t("page.state.my.other");
     }

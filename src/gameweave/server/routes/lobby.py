@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ...bots import bot_names
+from ...bots import bot_names, level_names
 from ... import i18n
 from ..deps import HubDep
 from ..errors import ApiError
@@ -21,8 +21,11 @@ router = APIRouter(prefix="/api", tags=["lobby"], responses=error_responses(429)
 
 @router.get("/bots", response_model=BotList)
 async def list_bots() -> dict:
-    """The bot names this server plays."""
-    return {"bots": bot_names()}
+    """The bots offered to people, as the lobby lists them: ``random`` and the levels,
+    weakest first (``beginner`` … ``master``).  ``POST /api/matches`` also takes the
+    older names (``greedy``, ``search``) and any other registered bot."""
+    have = set(bot_names())
+    return {"bots": [b for b in ["random", *level_names()] if b in have]}
 
 
 @router.get("/profiles", response_model=ProfileList)
