@@ -129,6 +129,9 @@ def test_analysis_of_a_finished_deal_only(tmp_path, table_server, friend_match, 
     for d in body["decisions"]:
         assert d["best_win_chance"] >= d["played_win_chance"] - 1e-9
         assert d["mistake"] == (d["drop"] >= 0.1 - 1e-9)
+        # the best alternative also comes as data, so the page never parses the text
+        assert d["best_choice"]["action"] == d["best"] and d["best_choice"]["kind"] in (
+            "meld", "table", "turn", "refuse", "throw", "force")
     # cached: the same answer at once
     t1 = time.perf_counter()
     again = client.get(f"/api/matches/{mid}/deals/1/analysis", headers=_auth(m1["token"])).json()

@@ -370,6 +370,9 @@ class AnalysedDecision(BaseModel):
     drop: float
     mistake: bool
     samples: int
+    best_choice: Choice | None = None
+    """The best alternative as structured data (the state frame's ``choices`` shape,
+    from the deciding seat's view), so the page never reads the action's text."""
 
 
 class AnalysisOut(BaseModel):

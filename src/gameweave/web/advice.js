@@ -8,11 +8,17 @@ import { short } from "./cards.js";
 import { errorText, t, tn } from "./i18n.js";
 import { h } from "./ui.js";
 
-/** The game's words for an action's §VII text (the replay has no choice labels): its
- * verbs from the catalog's terms, its cards as "Q♦". */
-const VERBS = { meld: "term.meld_verb", throw: "term.throw", refuse: "term.refuse", take: "term.take", turn: "term.turn", force: "term.force" };
-export function actionWords(text) {
-  return String(text || "").split(" ").map((w) => (VERBS[w] ? t(VERBS[w]) : /^[A2-7JQK][cdhs]$/.test(w) ? short(w) : w)).join(" ");
+/** The game's words for a choice given as data (the state frame's `choices` shape):
+ * its verb from the catalog's terms, its card and the melds it makes as "Q♦" (the
+ * replay has no choice labels; nothing here reads action text). */
+const VERBS = { meld: "term.meld_verb", table: "term.meld_verb", throw: "term.throw", refuse: "term.refuse", turn: "term.turn", force: "term.force" };
+export function choiceWords(choice) {
+  if (!choice) return "";
+  const parts = [t(VERBS[choice.kind] || "term.turn")];
+  if (choice.card) parts.push(short(choice.card));
+  if (choice.melds && choice.melds.length) parts.push("→ " + choice.melds.map((m) => m.map(short).join(" ")).join(" / "));
+  else if (choice.force) parts.push("→ " + choice.force.map(short).join(" "));
+  return parts.join(" ");
 }
 
 /** A chance 0..1 as a whole percentage. */
@@ -104,7 +110,7 @@ function showAnalysis(res, moves) {
     const same = d.best === d.played;
     const text = same
       ? t("page.analysis.same", { pct: pct(d.played_win_chance) })
-      : t("page.analysis.row", { pct: pct(d.played_win_chance), best: actionWords(d.best), best_pct: pct(d.best_win_chance) });
+      : t("page.analysis.row", { pct: pct(d.played_win_chance), best: choiceWords(d.best_choice), best_pct: pct(d.best_win_chance) });
     const line = h("span", { class: `analysis${d.mistake ? " mistake" : ""}`, "data-testid": "analysis-value",
       "data-step": String(d.step), "data-played-win": String(d.played_win_chance), "data-best-win": String(d.best_win_chance) },
     text, d.mistake ? ` · ${t("page.analysis.mistake", { drop: pct(d.drop) })}` : "");

@@ -16,8 +16,9 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 
-from ...bots.advice import analyze_record, hint
+from ...bots.advice import analyze_record, hint, record_views
 from ...engine import GameRecord, format_action, seat_view
+from ...tables.choices import choice_of
 from ..deps import HubDep, SeatDep
 from ..errors import ApiError
 from ..schemas import AnalysisOut, HintOut, error_responses
@@ -67,7 +68,13 @@ def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
         if got is not None:
             _cache.move_to_end(key)
             return got
-    out = analyze_record(GameRecord.from_dict(record), HINT_LEVEL, seed=key[1]).to_dict()
+    rec = GameRecord.from_dict(record)
+    analysis = analyze_record(rec, HINT_LEVEL, seed=key[1])
+    out = analysis.to_dict()
+    # the best alternative described as data by the one module that describes choices
+    views = {step: view for step, view, _ in record_views(rec)}
+    for d, d_out in zip(analysis.decisions, out["decisions"]):
+        d_out["best_choice"] = choice_of(views[d.step], d.best.action).to_dict()
     with _cache_lock:
         _cache[key] = out
         while len(_cache) > ANALYSIS_CACHE_SIZE:
