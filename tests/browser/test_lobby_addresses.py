@@ -189,3 +189,24 @@ def test_a_touch_screen_status_says_tap(new_context):
         pytest.fail("no throw came")
     status = page.inner_text("[data-testid=status]")
     assert "tap a card" in status and "click" not in status, status
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-MX"])
+def test_a_wrong_watch_link_says_so_once_without_an_empty_table(browser, live_server, locale):
+    """Issue 10: a watch link with a wrong key shows the refusal alone (one message, no
+    table, no 'your hand'), in the reader's language."""
+    import httpx
+
+    from gameweave.i18n import translate
+
+    with httpx.Client(base_url=live_server.url) as c:
+        m = c.post("/api/matches", json={"opponent": "friend", "name": "Ana"}).json()
+    ctx = browser.new_context(base_url=live_server.url, locale=locale)
+    page = ctx.new_page()
+    page.goto(f"/watch/{m['match_id']}/{'0' * 32}")
+    page.wait_for_selector("[data-testid=not-found]")
+    main = page.inner_text("main")
+    lang = locale[:2]
+    assert translate("error.bad_watch_key", lang).split("{")[0].strip()[:20] in main
+    assert page.locator("[data-testid=hand]").count() == 0 and page.locator(".toast.show").count() == 0
+    ctx.close()

@@ -7,7 +7,8 @@ import { openTable, joinAndOpen, openWatch } from "./table.js";
 import { loadLanguage, preferredLanguage, setupLangSwitch, t } from "./i18n.js";
 import { setupSoundToggle } from "./attention.js";
 import { openReplay } from "./replay.js";
-import { h, setupMotionToggle } from "./ui.js";
+import { nothingHere } from "./notfound.js";
+import { setupMotionToggle } from "./ui.js";
 
 let current = null;
 
@@ -37,18 +38,6 @@ function route() {
   } else {
     nothingHere(main, t("page.nothing_here"));
   }
-}
-
-/** The "nothing here" view: no page at this address (or no such deal), with the way
- * back to the lobby. */
-function nothingHere(main, text) {
-  document.title = t("page.title.not_found");
-  main.replaceChildren(
-    h("section", { class: "panel not-found", "data-testid": "not-found" },
-      h("h1", {}, t("page.no_such_page")),
-      h("p", {}, text),
-      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary", "data-testid": "back-to-lobby" }, t("page.back_to_lobby")))),
-  );
 }
 
 document.addEventListener("click", (ev) => {

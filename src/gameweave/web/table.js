@@ -8,6 +8,7 @@ import { backEl, cardEl, cardRow, deadGrid, handOrder, short, spoken, spokenList
 import { openHelp, profileTitle } from "./help.js";
 import { clearTurn, markTurn } from "./attention.js";
 import { errorText, keysWithPrefix, t, tn } from "./i18n.js";
+import { nothingHere } from "./notfound.js";
 import { banner, botPace, h, toast } from "./ui.js";
 import { checkCommitment } from "./verify.js";
 import {
@@ -253,11 +254,18 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     onError(f) {
       sending = false;
       const words = errorText(f);
+      const fatal = f.code === "bad_token" || f.code === "unknown_match" || f.code === "bad_watch_key";
+      if (fatal && !frame) {
+        // refused before any table was shown (a wrong watch or seat link): say so once,
+        // alone, not under an empty table
+        closed = true;
+        sock.close();
+        nothingHere(main, words);
+        return;
+      }
       toast(words, "error");
       if (frame) render(frame);
-      if (f.code === "bad_token" || f.code === "unknown_match" || f.code === "bad_watch_key") {
-        el.status.textContent = words;
-      }
+      if (fatal) el.status.textContent = words;
     },
     onStatus(s) {
       if (closed) return;
