@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from rich.text import Text
@@ -11,6 +12,13 @@ from typer.testing import CliRunner
 from gameweave.cli import app
 from gameweave.cli.play import choice_text, event_text
 from gameweave.engine import GameState, decode, format_cards, meld_cards, seat_view
+
+_SYMBOL = dict(zip("cdhs", "♣♦♥♠"))
+
+
+def shown(text: str) -> str:
+    """``text`` with its §VII cards written as the terminal shows them (``6d`` -> ``6♦``)."""
+    return re.sub(r"\b([A2-7JQK])([cdhs])\b", lambda m: m[1] + _SYMBOL[m[2]], text)
 
 runner = CliRunner()
 
@@ -55,7 +63,7 @@ def test_first_to_match_and_invalid_input_prompts_again():
 def test_typed_action_text_is_accepted():
     res = runner.invoke(app, ["play", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="turn\nrefuse\nq\n")
     assert res.exit_code == 0, res.output
-    assert "You refused 4s" in res.output
+    assert shown("You refused 4s") in res.output
     assert "You left the table." in res.output
 
 
@@ -103,7 +111,7 @@ def test_r15_force_is_told_in_plain_words():
                 card = st.card if dec.kind == 2 else dec.card
                 st.apply(a)
                 text = event_text(before, a, seat_view(st, 0), 0)
-                assert text.startswith(f"Player 2 forced {format_cards(1 << card)} onto your meld {format_cards(target)}")
+                assert text.startswith(shown(f"Player 2 forced {format_cards(1 << card)} onto your meld {format_cards(target)}"))
                 found += 1
                 continue
             st.apply(a)
@@ -122,7 +130,7 @@ def test_r12_meld_choices_show_the_resulting_meld():
             for a in v.legal:
                 t = Text.from_markup(choice_text(v, a)).plain
                 if decode(a).kind == 0:
-                    assert "-> " in t and t.split(" (eleven")[0].endswith(format_cards(meld_cards(a)))
+                    assert "-> " in t and t.split(" (eleven")[0].endswith(shown(format_cards(meld_cards(a))))
                     seen += 1
                 elif decode(a).force:
                     assert "force it onto Player" in t
@@ -150,34 +158,34 @@ def test_r18_choices_are_whole_tables_with_the_hand_cards_named():
     st = _state_after("classic_r18_rearrange.json", 5)  # seat 1 may take 6d (R18d)
     v = seat_view(st, 0)
     texts = [Text.from_markup(choice_text(v, a)).plain for a in v.legal]
-    assert texts == [
+    assert texts == [shown(t) for t in [
         "meld 6d, with 6c from your hand -> your table [3h 4h 5h] [6c 6d 6h]",
         "turn the stock (let 6d die)",
-    ]
+    ]]
     st.play(v.legal[0])
     after = seat_view(st, 0)
-    assert event_text(v, v.legal[0], after, 0) == (
+    assert event_text(v, v.legal[0], after, 0) == shown(
         "You melded 6d with 6c from your hand: your table is now 3h 4h 5h / 6c 6d 6h")
-    assert event_text(v, v.legal[0], seat_view(st, 1), 1) == (
+    assert event_text(v, v.legal[0], seat_view(st, 1), 1) == shown(
         "Player 1 melded 6d with 6c from their hand: their table is now 3h 4h 5h / 6c 6d 6h")
 
 
 def test_r19_force_back_and_the_forced_meld_decision_in_words():
     st = _state_after("aa_force_back.json", 7)  # seat 2 may force 7h back
     v2 = seat_view(st, 1)
-    assert [Text.from_markup(choice_text(v2, a)).plain for a in v2.legal] == [
+    assert [Text.from_markup(choice_text(v2, a)).plain for a in v2.legal] == [shown(t) for t in [
         "force 7h back onto Player 1, who turned and refused it (they must meld it, R19)",
         "turn the stock (let 7h die)",
-    ]
+    ]]
     st.play("force")
     v1 = seat_view(st, 0)
-    assert event_text(v2, 0, v1, 0) == "Player 2 forced 7h back onto you (R19): you must meld it"
+    assert event_text(v2, 0, v1, 0) == shown("Player 2 forced 7h back onto you (R19): you must meld it")
     assert v1.decision == "meld" and v1.forced >= 0
-    assert [Text.from_markup(choice_text(v1, a)).plain for a in v1.legal] == [
+    assert [Text.from_markup(choice_text(v1, a)).plain for a in v1.legal] == [shown(t) for t in [
         "meld 7h, with Jh from your hand -> your table [3h 4h 5h] [6h 7h Jh]",
         "meld 7h -> your table [3h 4h 5h 6h 7h]",
         "meld 7h, with Jh from your hand -> your table [3h 4h 5h 6h 7h Jh]",
-    ]
+    ]]
 
 
 @pytest.mark.parametrize("rules", ["anglo-american", "classic", "pagat"])
@@ -224,7 +232,7 @@ def test_the_first_turn_is_yours_and_the_screen_shows_progress_dead_cards_and_th
     first = out.index("Your choices:")
     assert "1) turn the top card of the stock" in out[first:first + 80]  # not played for you
     assert "Greedy bot's table (0 of 11 melded)" in out and "Your table (0 of 11 melded)" in out
-    assert "Dead cards (0): c: – · d: – · h: – · s: –" in out
+    assert "Dead cards (0): ♣: – · ♦: – · ♥: – · ♠: –" in out
     assert "This deal so far (public history)" in out and "1. You turned" in out
     assert "Player 2" not in out  # the bot is named as on the page
 
@@ -391,9 +399,9 @@ def test_r18b_through_the_command_from_a_test_deck_in_three_inputs(tmp_path):
                               "--test-decks", str(path), "--no-record"], input="1\nAc Ad Ah 4d 5d\n1\nq\n")
     assert res.exit_code == 0, res.output
     out = _plain(res)
-    assert "Your hand: Ac Ad Ah As 2d 3d 4d 5d 7d Jd" in out
+    assert shown("Your hand: Ac Ad Ah As 2d 3d 4d 5d 7d Jd") in out
     assert "113 other tables that use exactly those" in out
-    assert "You melded 6d with Ac Ad Ah 4d 5d from your hand" in out
+    assert shown("You melded 6d with Ac Ad Ah 4d 5d from your hand") in out
     bad = tmp_path / "bad.txt"
     bad.write_text("Ac\n", encoding="utf-8")
     res = runner.invoke(app, ["play", "--test-decks", str(bad)])
@@ -439,7 +447,7 @@ def test_terminal_spanish_from_the_locale_and_typed_actions():
     res = runner.invoke(app, ["play", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="turn\nrefuse\nq\n",
                         env={"LANG": "es_MX.UTF-8"})
     assert res.exit_code == 0, res.output
-    assert "Rechazaste 4s" in res.output and "Te levantaste de la mesa." in res.output
+    assert "Rechazaste 4♠" in res.output and "Te levantaste de la mesa." in res.output
     res = runner.invoke(app, ["play", "--lang", "fr"])
     assert res.exit_code == 2 and "es or en" in res.output
     res = runner.invoke(app, ["play", "--name", "x" * 25])
@@ -458,3 +466,23 @@ def test_hint_shows_each_choice_win_chance_and_level_picks_the_opponent():
     assert "1 to 1" not in out
     bad = runner.invoke(app, ["play", "--level", "grandmaster", "--no-record"], input="q\n")
     assert bad.exit_code == 2 and "--level must be one of beginner" in bad.output
+
+
+def test_cards_are_written_with_suit_symbols_in_every_language_and_letters_on_an_ascii_console():
+    import io
+
+    from rich.console import Console
+
+    from gameweave.cli import play as play_mod
+
+    assert play_mod._prints_suits(Console(file=io.TextIOWrapper(io.BytesIO(), encoding="utf-8")))
+    assert not play_mod._prints_suits(Console(file=io.TextIOWrapper(io.BytesIO(), encoding="ascii")))
+    try:
+        play_mod.SYMBOLS[0] = False
+        assert play_mod._plain(0b1011) == "Ac Ad As" and play_mod.dead_grid(1).startswith("[green]c[/]: A")
+    finally:
+        play_mod.SYMBOLS[0] = True
+    assert play_mod._plain(0b1011) == "A♣ A♦ A♠" and play_mod.dead_grid(1).startswith("[green]♣[/]: A")
+    res = runner.invoke(app, ["play", "--lang", "es", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="q\n")
+    hand = next(line for line in res.output.splitlines() if line.startswith("Tus cartas"))
+    assert any(sym in hand for sym in "♣♦♥♠") and not re.search(r"\b[A2-7JQK][cdhs]\b", hand)

@@ -40,7 +40,7 @@ from ..engine import (
     force_of, format_cards, kind_of, meld_cards, parse_action, seat_view, table_of, thrown_card,
 )
 from ..engine.actions import FORCE_KIND, REFUSE_KIND, TABLE, TURN_KIND
-from ..engine.cards import CARD_NAMES, SUITS, parse_cards
+from ..engine.cards import CARD_NAMES, SUITS, cards_of, parse_cards
 from ..engine.errors import UnparsableError
 from ..engine.record import GameRecord, MatchRecord
 from ..i18n import UnknownLanguage, check_language, messages, terminal_language, translate
@@ -63,16 +63,34 @@ class _Quit(Exception):
     """The person left the table."""
 
 
+SUIT_SYMBOLS = "♣♦♥♠"
+SYMBOLS = [True]
+"""Whether this run writes suits as the page does (``A♦``, in every language) or, on a
+console that cannot print them, as the §VII letters (``Ad``); typed input takes both."""
+
+
+def _prints_suits(con: Console) -> bool:
+    """Whether ``con``'s output encoding can write ``♣♦♥♠``."""
+    try:
+        SUIT_SYMBOLS.encode(con.encoding or "ascii")
+    except (LookupError, UnicodeError):
+        return False
+    return True
+
+
+def _name(card: int) -> str:
+    """One card as the terminal writes it: rank letter (R3) and suit symbol (or letter)."""
+    return CARD_NAMES[card][0] + SUIT_SYMBOLS[card & 3] if SYMBOLS[0] else CARD_NAMES[card]
+
+
+def _plain(mask: int) -> str:
+    """A mask's cards in hand order (R4), space-separated, without markup."""
+    return " ".join(_name(c) for c in cards_of(mask))
+
+
 def _cards(mask: int) -> str:
     """Rich markup of a mask's cards in hand order (R4), one colour per suit."""
-    out = []
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
-        c = low.bit_length() - 1
-        out.append(f"[{SUIT_STYLE[c & 3]}]{CARD_NAMES[c]}[/]")
-    return " ".join(out)
+    return " ".join(f"[{SUIT_STYLE[c & 3]}]{_name(c)}[/]" for c in cards_of(mask))
 
 
 def _t(key: str, **params: object) -> str:
@@ -119,7 +137,7 @@ def choice_text(view: SeatView, action: int, opp_name: str | None = None) -> str
         extra = _t("with_from_hand", cards=_cards(used)) if used else ""
         total = view.table_counts[me] + 1 + used.bit_count()
         win = you_win if total >= 11 else ""
-        return _t("meld_table", card=CARD_NAMES[card], extra=extra, table=_table(result), win=win)
+        return _t("meld_table", card=_name(card), extra=extra, table=_table(result), win=win)
     if k == 0:
         card = _melding(view)
         result = meld_cards(action)
@@ -130,27 +148,27 @@ def choice_text(view: SeatView, action: int, opp_name: str | None = None) -> str
             rest.bit_count() if rest in mine else 0) >= 11 else ""
         if rest in mine:
             n = mine.index(rest) + 1
-            return _t("meld_onto", card=CARD_NAMES[card], n=n, cards=_cards(result), win=win)
+            return _t("meld_onto", card=_name(card), n=n, cards=_cards(result), win=win)
         kind = _term("set") if len({c >> 2 for c in range(40) if result >> c & 1}) == 1 else _term("sequence")
-        return _t("meld_new", card=CARD_NAMES[card], rest=_cards(rest), kind=kind, cards=_cards(result), win=win)
+        return _t("meld_new", card=_name(card), rest=_cards(rest), kind=kind, cards=_cards(result), win=win)
     if k == TURN_KIND:
         if view.centre >= 0 and view.live_from == opp:
-            return _t("turn_let_die", card=CARD_NAMES[view.centre])
+            return _t("turn_let_die", card=_name(view.centre))
         return _t("turn_top")
     if k == FORCE_KIND:
-        return _t("force_back", card=CARD_NAMES[view.centre], opp=oname)
+        return _t("force_back", card=_name(view.centre), opp=oname)
     card = view.centre if k == REFUSE_KIND else thrown_card(action)
     verb = _t("verb_refuse") if k == REFUSE_KIND else _t("verb_throw")
     force = force_of(action)
     warn = f" [red]{_t('eleven_for', opp=oname)}[/]" if view.table_counts[opp] + 1 >= 11 else ""
     if force == FORCE_ANY:
-        return _t("force_any", verb=verb, card=CARD_NAMES[card], opp=oname, table=_table(view.melds[opp]), warn=warn)
+        return _t("force_any", verb=verb, card=_name(card), opp=oname, table=_table(view.melds[opp]), warn=warn)
     if force:
         target = view.melds[opp][force - 1]
-        return _t("force_onto", verb=verb, card=CARD_NAMES[card], opp=oname, n=force, target=_cards(target),
+        return _t("force_onto", verb=verb, card=_name(card), opp=oname, n=force, target=_cards(target),
                   result=_cards(target | (1 << card)), warn=warn)
     if k == REFUSE_KIND:
-        return _t("refuse_live", card=CARD_NAMES[card], opp=oname)
+        return _t("refuse_live", card=_name(card), opp=oname)
     return _t("throw_card", cards=_cards(1 << card))
 
 
@@ -166,7 +184,7 @@ def event_words(ev: PublicEvent, after: SeatView, me: int, opp_name: str | None 
     seat = ev.seat
     oname = opp_name or _t("player_n", n=2 - me)
     side = "me" if seat == me else "other"
-    card = CARD_NAMES[ev.card] if ev.card >= 0 else ""
+    card = _name(ev.card) if ev.card >= 0 else ""
     won = after.status == "won" and after.history and after.history[-1] == ev
     k = ev.kind
     if k == "meld":
@@ -174,19 +192,19 @@ def event_words(ev: PublicEvent, after: SeatView, me: int, opp_name: str | None 
             what = _t(f"ev_forced_card.{side}") + f" ({card})" if ev.forced else card
             s = _t(f"ev_meld_table.{side}", who=oname, what=what)
             if ev.from_hand:
-                s += _t(f"ev_from_hand.{side}", cards=format_cards(ev.from_hand))
-            s += _t(f"ev_table_now.{side}", table=" / ".join(format_cards(m) for m in ev.table))
+                s += _t(f"ev_from_hand.{side}", cards=_plain(ev.from_hand))
+            s += _t(f"ev_table_now.{side}", table=" / ".join(_plain(m) for m in ev.table))
         else:
             rest = ev.meld & ~(1 << ev.card)
             if ev.from_hand:
-                s = _t(f"ev_meld_new.{side}", who=oname, card=card, meld=format_cards(ev.meld))
+                s = _t(f"ev_meld_new.{side}", who=oname, card=card, meld=_plain(ev.meld))
             else:
-                s = _t(f"ev_meld_onto.{side}", who=oname, card=card, meld=format_cards(rest))
+                s = _t(f"ev_meld_onto.{side}", who=oname, card=card, meld=_plain(rest))
         if won:
             s += _t(f"ev_reached_eleven.{side}")
         return s
     if k == "turn":
-        pre = _t(f"ev_let_die.{side}", card=CARD_NAMES[ev.died]) if ev.died >= 0 else ""
+        pre = _t(f"ev_let_die.{side}", card=_name(ev.died)) if ev.died >= 0 else ""
         if ev.card < 0:
             return _cap(_t(f"ev_turn_empty.{side}", who=oname, pre=pre))
         return _cap(_t(f"ev_turned.{side}", who=oname, pre=pre, card=card))
@@ -195,7 +213,7 @@ def event_words(ev: PublicEvent, after: SeatView, me: int, opp_name: str | None 
     verb = "refused" if k == "refuse" else "threw"
     if ev.forced:
         if ev.meld:
-            target = format_cards(ev.meld & ~(1 << ev.card))
+            target = _plain(ev.meld & ~(1 << ev.card))
             if seat == me:
                 s = _t(f"ev_{verb}_forced.me", card=card, opp=oname, meld=target)
             else:
@@ -243,11 +261,13 @@ def _score(match: Match, me: int, oname: str = "") -> str:
 
 
 def dead_grid(dead: int) -> str:
-    """The dead cards as a compact grid by suit: ``c: 2 5 K · d: – · h: A 7 · s: Q``."""
+    """The dead cards as a compact grid by suit: ``♣: 2 5 K · ♦: – · ♥: A 7 · ♠: Q`` (letters
+    where the console cannot print the symbols)."""
     parts = []
     for suit in range(4):
         ranks = [CARD_NAMES[c][0] for c in range(suit, 40, 4) if dead >> c & 1]
-        parts.append(f"[{SUIT_STYLE[suit]}]{SUITS[suit]}[/]: {' '.join(ranks) or '–'}")
+        head = SUIT_SYMBOLS[suit] if SYMBOLS[0] else SUITS[suit]
+        parts.append(f"[{SUIT_STYLE[suit]}]{head}[/]: {' '.join(ranks) or '–'}")
     return " · ".join(parts)
 
 
@@ -351,7 +371,7 @@ class Asker:
         con = self.con
         choices = seat_choices(view)
         if view.decision == "meld":
-            con.print(f"[bold]{_t('forced_choose', card=CARD_NAMES[view.forced])}[/]")
+            con.print(f"[bold]{_t('forced_choose', card=_name(view.forced))}[/]")
         shown, hidden = self.entries(view, choices)
         while True:
             con.print(f"[bold]{_t('your_choices')}[/]")
@@ -391,7 +411,7 @@ class Asker:
     def _example(self, view: SeatView, choices: list[Choice]) -> str:
         for c in choices:
             if c.is_meld and c.uses and not _is_common(view, c):
-                return format_cards(c.uses)
+                return format_cards(c.uses)  # what to type: §VII letters
         return "2d 3d"
 
     def _pick(self, view: SeatView, choices: list[Choice], shown: list[Choice], text: str,
@@ -457,7 +477,7 @@ class Asker:
         cards ``cards``; one is taken at once, several are offered by number."""
         con = self.con
         fits = [c for c in choices if c.is_meld and c.uses == cards]
-        what = format_cards(cards) or _t("no_hand_card")
+        what = _plain(cards) or _t("no_hand_card")
         if not fits:
             con.print(f"[red]{escape(help_data(LANG[0])['terminal']['r18_none'])} ({what})[/]")
             return None
@@ -599,6 +619,7 @@ def play(
     from ..tables import TestDeckError, read_test_decks
 
     con = Console(highlight=False)
+    SYMBOLS[0] = _prints_suits(con)
     try:
         LANG[0] = terminal_language() if lang is None else check_language(lang)
     except UnknownLanguage:
