@@ -25,7 +25,22 @@ def test_mirrored_identical_bots_score_exactly_even():
     s = summarize("greedy", "greedy", run_arena("greedy", "greedy", 10, seed=1))
     a, b = s["bots"]
     assert s["wins"][a] == s["wins"][b]
-    assert s["elo"]["diff"] == 0
+    assert s["elo"]["diff"] == 0 and s["elo_decided"]["diff"] == 0
+
+
+def test_r17_elo_of_decided_games_leaves_tablas_out():
+    """Tablas (R17) pull the score's Elo towards 0; the decided games' Elo ignores them:
+    3 wins, 1 loss and 4 tablas give a score of 0.625 (+89) but a decided share of 0.75 (+191)."""
+    from gameweave.arena import GameResult
+
+    games = [GameResult(deal=i, swap=False, winner_bot=w, times=([], []), actions=0)
+             for i, w in enumerate([0, 0, 0, 1, -1, -1, -1, -1])]
+    s = summarize("greedy", "random", games)
+    assert math.isclose(s["elo"]["diff"], 88.7, abs_tol=0.1)
+    d = s["elo_decided"]
+    assert math.isclose(d["diff"], 190.8, abs_tol=0.1) and d["share"] == 0.75
+    lo, hi = wilson(3, 4)
+    assert d["ci95"] == [round(elo_diff(lo), 1), round(elo_diff(hi), 1)]
 
 
 def test_results_do_not_depend_on_jobs():

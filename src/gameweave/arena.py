@@ -184,8 +184,10 @@ def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | No
     Keys: ``deals`` (deck orders; games = 2 x deals), ``games``, ``bots``, ``wins``,
     ``tablas``, ``losses`` (per bot label, counts), ``win_share`` (per bot, wins / decided
     games), ``ci95`` (per bot: ``win``, ``tablas``, ``loss`` and ``win_share`` Wilson
-    intervals), ``elo`` (bot 1 minus bot 2, with a 95 % interval from the score's
-    interval), ``decision_ms`` (per bot: ``median``, ``p95``, ``max``, ``n``); and
+    intervals), ``elo`` (bot 1 minus bot 2 from the score, a tablas counting half (R17),
+    with a 95 % interval from the score's interval), ``elo_decided`` (bot 1 minus bot 2
+    from the win share of decided games, with its interval from that share's Wilson
+    interval: tablas left out, as a match that replays them counts them), ``decision_ms`` (per bot: ``median``, ``p95``, ``max``, ``n``); and
     ``rules`` (the profile name) when ``rules`` is given.
     """
     games = list(games)
@@ -227,11 +229,21 @@ def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | No
         },
         "elo": {"diff": round(elo_diff(score), 1), "ci95": [round(elo_diff(slo), 1), round(elo_diff(shi), 1)],
                 "score": r(score), "of": l1, "over": l2},
+        "elo_decided": _elo_of_share(w1, decided, l1, l2),
         "decision_ms": {l1: ms(t1), l2: ms(t2)},
     }
     if rules is not None:
         out["rules"] = find_profile(rules).name
     return out
+
+
+def _elo_of_share(wins: int, decided: int, l1: str, l2: str) -> dict[str, Any]:
+    """Elo of ``wins`` out of ``decided`` games (0.5 when none), with the Wilson interval's
+    ends mapped the same way."""
+    share = wins / decided if decided else 0.5
+    lo, hi = wilson(wins, decided) if decided else (0.0, 1.0)
+    return {"diff": round(elo_diff(share), 1), "ci95": [round(elo_diff(lo), 1), round(elo_diff(hi), 1)],
+            "share": round(share, 4), "of": l1, "over": l2}
 
 
 def report_lines(summary: dict[str, Any]) -> list[str]:
@@ -254,6 +266,8 @@ def report_lines(summary: dict[str, Any]) -> list[str]:
         )
     e = s["elo"]
     out.append(f"Elo difference ({l1} - {l2}): {e['diff']:+.0f} (95% CI {e['ci95'][0]:+.0f} .. {e['ci95'][1]:+.0f})")
+    d = s["elo_decided"]
+    out.append(f"Elo of decided games ({l1} - {l2}): {d['diff']:+.0f} (95% CI {d['ci95'][0]:+.0f} .. {d['ci95'][1]:+.0f})")
     return out
 
 
