@@ -35,6 +35,7 @@ from .determinize import RANK_OTHERS as _SAME
 from .determinize import (
     biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
 )
+from .endgame import solve
 from .greedy import choose_greedy
 from .opponent import HandPool
 from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
@@ -249,7 +250,10 @@ class SearchBot(Bot):
     :class:`~gameweave.bots.opponent.HandPool` of ``pool`` hands, default 64, weighted by
     the likelihood of the opponent's throws), ``joint`` (0 = off; else a meld and the
     seat's throw after it are searched as one plan, with the greedy's ``joint`` best
-    throws: see :meth:`_joint_plans`).
+    throws: see :meth:`_joint_plans`), ``endgame`` (0 = off; else when the stock holds at
+    most ``endgame`` cards each candidate is valued on ``eg_worlds`` worlds by an exact
+    solve of each world, :mod:`~gameweave.bots.endgame`, with ``eg_nodes``, ``eg_width``
+    and ``eg_opp`` = ``"max"`` or ``"policy"``: see :meth:`_endgame`).
     """
 
     name = "search"
@@ -259,8 +263,16 @@ class SearchBot(Bot):
                  force: bool = False, peek: bool = False, decline: int = 0, informed: bool = True,
                  policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False,
                  inference: str = "r12", tries: int = 12, model: float = 0.0, pool: int = 64,
-                 joint: int = 0):
+                 joint: int = 0, endgame: int = 0, eg_nodes: int = 2000, eg_worlds: int = 16,
+                 eg_width: int = 4, eg_opp: str = "max"):
         super().__init__(seed)
+        if endgame < 0 or eg_nodes < 1 or eg_worlds < 1 or eg_width < 0 or eg_opp not in ("max", "policy"):
+            raise ValueError("endgame >= 0, eg_nodes >= 1, eg_worlds >= 1, eg_width >= 0, eg_opp 'max' or 'policy'")
+        self.endgame = endgame
+        self.eg_nodes = eg_nodes
+        self.eg_worlds = eg_worlds
+        self.eg_width = eg_width
+        self.eg_opp = eg_opp
         if model < 0 or pool < 1:
             raise ValueError("model must be >= 0 and pool >= 1")
         if inference not in ("r12", "fitted"):
@@ -351,6 +363,8 @@ class SearchBot(Bot):
         if self.joint:
             plans, head = self._joint_plans(view, legal, greedy, sample())
         n_act = len(plans)
+        if self.endgame and view.stock_count <= self.endgame:
+            return self._endgame(view, plans, head, sample, rng)
         alive = list(range(n_act))
         total = [0.0] * n_act
         budget = self.iterations
@@ -383,6 +397,25 @@ class SearchBot(Bot):
             alive.sort(key=lambda j: -total[j])
             alive = alive[: max(1, (len(alive) + 1) // 2)]
         return plans[alive[0]][0]
+
+    def _endgame(self, view: SeatView, plans: list[tuple[int, ...]], head: int,
+                 sample: Callable[[], tuple[int, list[int]]], rng: random.Random) -> int:
+        """``endgame``: every plan valued on ``eg_worlds`` shared sampled worlds by an exact
+        solve of the rest of each world (:func:`~gameweave.bots.endgame.solve`, R16, R17,
+        at most ``eg_nodes`` states each, then playouts); exact ties go to the greedy's plan."""
+        seat = view.seat
+        total = [0.0] * len(plans)
+        total[head] += 1e-9
+        pol = self.policy
+        for _ in range(self.eg_worlds):
+            hand, stock = sample()
+            base = world_state(view, hand, stock)
+            for i, p in enumerate(plans):
+                st = base.clone()
+                for a in p:
+                    st.apply(a)
+                total[i] += solve(st, seat, pol, rng, self.eg_nodes, self.eg_width, self.eg_opp)
+        return plans[max(range(len(plans)), key=lambda j: total[j])][0]
 
     def _joint_plans(self, view: SeatView, legal: tuple[int, ...], greedy: int,
                      world: tuple[int, list[int]]) -> tuple[list[tuple[int, ...]], int]:
