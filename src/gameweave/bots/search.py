@@ -36,6 +36,7 @@ from .determinize import (
     biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
 )
 from .greedy import choose_greedy
+from .ismcts import ismcts
 from .opponent import HandPool
 from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
 
@@ -249,7 +250,11 @@ class SearchBot(Bot):
     :class:`~gameweave.bots.opponent.HandPool` of ``pool`` hands, default 64, weighted by
     the likelihood of the opponent's throws), ``joint`` (0 = off; else a meld and the
     seat's throw after it are searched as one plan, with the greedy's ``joint`` best
-    throws: see :meth:`_joint_plans`).
+    throws: see :meth:`_joint_plans`), ``tree`` (0 = off; else information-set MCTS over
+    the seat's own decisions with this UCB1 exploration constant, ``iterations`` playouts:
+    :mod:`~gameweave.bots.ismcts`) and ``depth`` (with ``tree``: only the seat's next
+    ``depth`` non-trivial decisions are in the tree; 0 = all) and ``reuse`` (with ``tree``:
+    iterations per sampled world, default 1).
     """
 
     name = "search"
@@ -259,8 +264,13 @@ class SearchBot(Bot):
                  force: bool = False, peek: bool = False, decline: int = 0, informed: bool = True,
                  policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False,
                  inference: str = "r12", tries: int = 12, model: float = 0.0, pool: int = 64,
-                 joint: int = 0):
+                 joint: int = 0, tree: float = 0.0, depth: int = 0, reuse: int = 1):
         super().__init__(seed)
+        if tree < 0 or depth < 0 or reuse < 1:
+            raise ValueError("tree and depth must be >= 0, reuse >= 1")
+        self.reuse = reuse
+        self.tree = tree
+        self.depth = depth
         if model < 0 or pool < 1:
             raise ValueError("model must be >= 0 and pool >= 1")
         if inference not in ("r12", "fitted"):
@@ -344,6 +354,9 @@ class SearchBot(Bot):
 
             def sample() -> tuple[int, list[int]]:
                 return sample_world(view, rng, cl)
+        if self.tree:  # information-set MCTS over the seat's own decisions (bots/ismcts.py)
+            return ismcts(view, legal, greedy, sample, rng, self.policy, self.iterations, self.tree,
+                          self.prior, self.width, self.depth, self.seconds, self.reuse)
         # plans: one action, or with ``joint`` a meld and the seat's throw after it (R12, R13):
         # nothing new is seen between the two, so they are one decision of the seat's
         plans: list[tuple[int, ...]] = [(a,) for a in legal]
