@@ -37,6 +37,7 @@ from .determinize import (
 )
 from .endgame import solve
 from .greedy import choose_greedy
+from .ismcts import ismcts
 from .opponent import HandPool
 from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
 
@@ -253,7 +254,11 @@ class SearchBot(Bot):
     throws: see :meth:`_joint_plans`), ``endgame`` (0 = off; else when the stock holds at
     most ``endgame`` cards each candidate is valued on ``eg_worlds`` worlds by an exact
     solve of each world, :mod:`~gameweave.bots.endgame`, with ``eg_nodes``, ``eg_width``
-    and ``eg_opp`` = ``"max"`` or ``"policy"``: see :meth:`_endgame`).
+    and ``eg_opp`` = ``"max"`` or ``"policy"``: see :meth:`_endgame`), ``tree`` (0 = off;
+    else information-set MCTS over the seat's own decisions with this UCB1 exploration
+    constant, ``iterations`` playouts: :mod:`~gameweave.bots.ismcts`) and ``depth`` (with ``tree``: only the seat's next
+    ``depth`` non-trivial decisions are in the tree; 0 = all) and ``reuse`` (with ``tree``:
+    iterations per sampled world, default 1).
     """
 
     name = "search"
@@ -264,7 +269,7 @@ class SearchBot(Bot):
                  policy: Policy | None = None, estimate_worlds: int = 64, stock_scaled: bool = False,
                  inference: str = "r12", tries: int = 12, model: float = 0.0, pool: int = 64,
                  joint: int = 0, endgame: int = 0, eg_nodes: int = 2000, eg_worlds: int = 16,
-                 eg_width: int = 4, eg_opp: str = "max"):
+                 eg_width: int = 4, eg_opp: str = "max", tree: float = 0.0, depth: int = 0, reuse: int = 1):
         super().__init__(seed)
         if endgame < 0 or eg_nodes < 1 or eg_worlds < 1 or eg_width < 0 or eg_opp not in ("max", "policy"):
             raise ValueError("endgame >= 0, eg_nodes >= 1, eg_worlds >= 1, eg_width >= 0, eg_opp 'max' or 'policy'")
@@ -273,6 +278,11 @@ class SearchBot(Bot):
         self.eg_worlds = eg_worlds
         self.eg_width = eg_width
         self.eg_opp = eg_opp
+        if tree < 0 or depth < 0 or reuse < 1:
+            raise ValueError("tree and depth must be >= 0, reuse >= 1")
+        self.reuse = reuse
+        self.tree = tree
+        self.depth = depth
         if model < 0 or pool < 1:
             raise ValueError("model must be >= 0 and pool >= 1")
         if inference not in ("r12", "fitted"):
@@ -356,6 +366,9 @@ class SearchBot(Bot):
 
             def sample() -> tuple[int, list[int]]:
                 return sample_world(view, rng, cl)
+        if self.tree:  # information-set MCTS over the seat's own decisions (bots/ismcts.py)
+            return ismcts(view, legal, greedy, sample, rng, self.policy, self.iterations, self.tree,
+                          self.prior, self.width, self.depth, self.seconds, self.reuse)
         # plans: one action, or with ``joint`` a meld and the seat's throw after it (R12, R13):
         # nothing new is seen between the two, so they are one decision of the seat's
         plans: list[tuple[int, ...]] = [(a,) for a in legal]
