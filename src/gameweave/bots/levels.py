@@ -63,8 +63,8 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "plays at random three moves in four, sensibly otherwise", "noisy",
           {"base": "greedy", "noise": 0.75}),
-    Level("casual", "rules of thumb with a slip about one move in three", "noisy",
-          {"base": "greedy", "noise": 0.3}),
+    Level("casual", "rules of thumb with a slip about two moves in five", "noisy",
+          {"base": "greedy", "noise": 0.4}),
     Level("intermediate", "rules of thumb: melds what helps, throws what is safe", "greedy", {}),
     Level("master", "the default search: 400 simulated deals a move", "search", {"iterations": 400}),
 )
