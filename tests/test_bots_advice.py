@@ -22,6 +22,7 @@ from gameweave.engine import (
 )
 from gameweave.engine.actions import is_meld, meld_cards
 from gameweave.engine.cards import CARD_NAMES, mask_of, parse_cards
+from worlds import other_world_state
 
 ALL = [r + s for r in "A234567JQK" for s in "cdhs"]
 
@@ -177,15 +178,6 @@ def test_fitted_clue_weights():
         SearchBot(inference="exact")
 
 
-def _other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:
-    """A state with the same view for ``seat`` but different hidden cards, built through
-    GameState.from_view from another sample (R21)."""
-    view = seat_view(st, seat)
-    for _ in range(20):
-        h, s = sample_informed(view, rng)
-        if h != st.hands[1 - seat]:
-            return world_state(view, h, s)
-    return None
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
@@ -202,7 +194,7 @@ def test_r21_same_view_same_estimates_and_hints(rules):
             seat = st.to_act
             view = seat_view(st, seat)
             if len(view.legal) > 1 and rng.random() < 0.25 and checked < 10:
-                other = _other_world_state(st, seat, rng)
+                other = other_world_state(st, seat, rng)
                 if other is not None:
                     assert other.hands[1 - seat] != st.hands[1 - seat]
                     v2 = seat_view(other, seat)
@@ -366,7 +358,7 @@ def test_r21_analysis_of_an_unfinished_deal_sees_only_the_views():
         st.apply(g.choose(seat_view(st, st.to_act)))
     rng = random.Random(2)
     seat = st.to_act
-    other = _other_world_state(st, seat, rng)
+    other = other_world_state(st, seat, rng)
     assert other is not None
     r1, r2 = GameRecord.from_state(st), GameRecord.from_state(other)
     assert r1.deck != r2.deck
@@ -416,7 +408,7 @@ def test_r13_r21_opponent_model_pool_reads_the_view_only(rules):
                     assert h & impossible_cards(view) == 0
                     assert seat_view(world_state(view, h, s), seat) == view
                 if checked < 3:
-                    other = _other_world_state(st, seat, rng)
+                    other = other_world_state(st, seat, rng)
                     if other is not None:
                         b1 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
                         b2 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
@@ -457,7 +449,7 @@ def test_r12_r13_r21_joint_meld_and_throw_plans(rules):
                 a = bot.choose(view)
                 assert a in view.legal
                 if checked < 4:
-                    other = _other_world_state(st, seat, rng)
+                    other = other_world_state(st, seat, rng)
                     if other is not None:
                         assert SearchBot(seed=2, joint=3, iterations=16).choose(seat_view(other, seat)) == a
                         checked += 1

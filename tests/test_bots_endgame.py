@@ -9,20 +9,13 @@ import random
 import pytest
 
 from gameweave.bots import make_bot
-from gameweave.bots.determinize import sample_informed, world_state
 from gameweave.bots.endgame import _Ctx, _ab, moves, solve
 from gameweave.bots.search import DEFAULT_POLICY, SearchBot
 from gameweave.bots.search_v1 import playout
 from gameweave.engine import PROFILE_NAMES, GameState, seat_view
+from worlds import other_world_state
 
 
-def _other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:
-    view = seat_view(st, seat)
-    for _ in range(20):
-        h, s = sample_informed(view, rng)
-        if h != st.hands[1 - seat]:
-            return world_state(view, h, s)
-    return None
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
@@ -42,7 +35,7 @@ def test_r21_endgame_search_plays_legally_and_alike_from_the_same_view(rules):
             a = bot.choose(view)
             assert a in view.legal
             if len(view.legal) > 1 and checked < 6 and rng.random() < 0.3:
-                other = _other_world_state(st, seat, rng)
+                other = other_world_state(st, seat, rng)
                 if other is not None:
                     v2 = seat_view(other, seat)
                     assert v2 == view

@@ -31,24 +31,9 @@ from collections.abc import Callable
 
 from ..engine import PH_THROW, GameState
 from ..engine.actions import is_meld, meld_cards, thrown_card
-from .determinize import RANK_OTHERS as _SAME
-from .search_v1 import _ADJ, _GAP, playout
+from .search_v1 import playout, throw_score
 
 Policy = Callable[[GameState, random.Random], int]
-
-
-def _throw_score(st: GameState, seat: int, c: int) -> int:
-    hand = st.hands[seat]
-    s = 0
-    if hand & _SAME[c]:
-        s += 3
-    if hand & _ADJ[c]:
-        s += 2
-    if hand & _GAP[c]:
-        s += 1
-    if st.extensions[1 - seat] >> c & 1:
-        s += 6
-    return s
 
 
 def moves(st: GameState, first: int, throw_width: int) -> list[int]:
@@ -61,7 +46,7 @@ def moves(st: GameState, first: int, throw_width: int) -> list[int]:
     if st.phase == PH_THROW:
         seat = st.to_act
         cards = sorted({thrown_card(a) for a in legal},
-                       key=lambda c: (_throw_score(st, seat, c), -c))
+                       key=lambda c: (throw_score(st, seat, c), -c))
         keep = set(cards[:throw_width]) if throw_width else set(cards)
         for a in legal:
             if a != first and thrown_card(a) in keep:

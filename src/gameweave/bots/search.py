@@ -31,7 +31,6 @@ from collections.abc import Callable
 from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, SeatView, seat_view
 from ..engine.actions import REFUSE, TURN, is_meld, meld_cards, refuse_action, throw_action
 from .base import ActionEstimate, Bot, view_key, view_rng
-from .determinize import RANK_OTHERS as _SAME
 from .determinize import (
     biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
 )
@@ -39,7 +38,7 @@ from .endgame import solve
 from .greedy import choose_greedy
 from .ismcts import ismcts
 from .opponent import HandPool
-from .search_v1 import _ADJ, _GAP, _rollout_meld, candidates, playout, rollout_action
+from .search_v1 import _rollout_meld, candidates, playout, rollout_action, throw_score
 
 DEFAULT_ITERATIONS = 400
 """Default playouts per non-trivial decision (p95 decision time well under 1 s)."""
@@ -74,19 +73,6 @@ def make_policy(force: bool = False, peek: bool = False, force_min_hand: int = 4
     if not force and not peek and not decline:
         return rollout_action
 
-    def throw_score(st: GameState, seat: int, hand: int, c: int) -> int:
-        low = 1 << c
-        s = 0
-        if hand & _SAME[c]:
-            s += 3
-        if hand & _ADJ[c]:
-            s += 2
-        if hand & _GAP[c]:
-            s += 1
-        if st.extensions[1 - seat] & low or (peek and st.flow.can_meld(st, 1 - seat, c)):
-            s += 6
-        return s
-
     def declines(st: GameState, seat: int, a: int, turned: bool) -> bool:
         hand = st.hands[seat]
         if meld_cards(a) & hand:
@@ -97,7 +83,7 @@ def make_policy(force: bool = False, peek: bool = False, force_min_hand: int = 4
         while h:
             low = h & -h
             h ^= low
-            if throw_score(st, seat, hand, low.bit_length() - 1) < decline:
+            if throw_score(st, seat, low.bit_length() - 1, peek) < decline:
                 return False
         return True
 
@@ -106,26 +92,15 @@ def make_policy(force: bool = False, peek: bool = False, force_min_hand: int = 4
         seat = st.to_act
         opp = 1 - seat
         if ph == PH_THROW:
-            hand = st.hands[seat]
-            oext = st.extensions[opp]
-            flow = st.flow
             best = -1
             bs = 99
-            h = hand
+            h = st.hands[seat]
             while h:
                 low = h & -h
                 h ^= low
                 c = low.bit_length() - 1
-                s = 0
-                if hand & _SAME[c]:
-                    s += 3
-                if hand & _ADJ[c]:
-                    s += 2
-                if hand & _GAP[c]:
-                    s += 1
-                if oext & low or (peek and s <= bs and flow.can_meld(st, opp, c)):
-                    s += 6
-                if s <= bs:
+                s = throw_score(st, seat, c, peek)
+                if s <= bs:  # the highest of the cheapest, as rollout_action
                     bs = s
                     best = c
             if force and _may_force(st, opp, force_min_hand):

@@ -50,6 +50,25 @@ _ADJ = tuple(((1 << (c - 4)) if c >= 4 else 0) | ((1 << (c + 4)) if c + 4 < 40 e
 _GAP = tuple(((1 << (c - 8)) if c >= 8 else 0) | ((1 << (c + 8)) if c + 8 < 40 else 0) for c in range(40))
 
 
+def throw_score(st, seat: int, c: int, peek: bool = False) -> int:
+    """The playout's cost of throwing card ``c`` from ``seat``'s hand (R13), as
+    :func:`rollout_action` computes it inline: 3 if the hand holds a card of its rank, 2
+    if a neighbour of its suit, 1 if one two ranks away, +6 if it extends the opponent's
+    table (``extensions``) or, with ``peek``, the simulated opponent can meld it
+    (``flow.can_meld``; a sampled world, never the real deal, R21).  Lower is thrown."""
+    hand = st.hands[seat]
+    s = 0
+    if hand & _SAME[c]:
+        s += 3
+    if hand & _ADJ[c]:
+        s += 2
+    if hand & _GAP[c]:
+        s += 1
+    if st.extensions[1 - seat] >> c & 1 or (peek and st.flow.can_meld(st, 1 - seat, c)):
+        s += 6
+    return s
+
+
 def _biggest(opts: list[int]) -> int:
     best = opts[0]
     bn = meld_cards(best).bit_count()
