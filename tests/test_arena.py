@@ -152,3 +152,10 @@ def test_cli_arena_bot_options_and_levels():
     assert res.exit_code == 2 and "nonsense" in res.stderr
     res = runner.invoke(app, ["arena", "search", "greedy", "--deals", "1", "--opt1", "novalue"])
     assert res.exit_code == 2 and "key=value" in res.stderr
+
+
+def test_elo_words_have_no_minus_zero_and_name_the_clamp():
+    from gameweave.arena import _elo
+
+    assert _elo(-0.3) == "0" and _elo(12.6) == "+13" and _elo(-40.2) == "-40"
+    assert _elo(800.0) == "≥+800" and _elo(-800.0) == "≤-800"

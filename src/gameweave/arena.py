@@ -265,10 +265,22 @@ def report_lines(summary: dict[str, Any]) -> list[str]:
             f"{s['decision_ms'][lab]['median']:>10.2f} {s['decision_ms'][lab]['p95']:>8.2f}"
         )
     e = s["elo"]
-    out.append(f"Elo difference ({l1} - {l2}): {e['diff']:+.0f} (95% CI {e['ci95'][0]:+.0f} .. {e['ci95'][1]:+.0f})")
+    out.append(f"Elo difference from the score, a tablas counting half ({l1} - {l2}): {_elo(e['diff'])} "
+               f"(95% CI {_elo(e['ci95'][0])} .. {_elo(e['ci95'][1])})")
     d = s["elo_decided"]
-    out.append(f"Elo of decided games ({l1} - {l2}): {d['diff']:+.0f} (95% CI {d['ci95'][0]:+.0f} .. {d['ci95'][1]:+.0f})")
+    out.append(f"Elo of decided games, tablas left out ({l1} - {l2}): {_elo(d['diff'])} "
+               f"(95% CI {_elo(d['ci95'][0])} .. {_elo(d['ci95'][1])})")
     return out
+
+
+def _elo(x: float) -> str:
+    """An Elo figure for people: a sign, no ``-0``, and ``≥+800`` / ``≤-800`` at the clamp."""
+    if x >= 800:
+        return "≥+800"
+    if x <= -800:
+        return "≤-800"
+    n = int(round(x))
+    return f"{n:+d}" if n else "0"
 
 
 def _ci(pair) -> str:

@@ -23,7 +23,7 @@ def analyze(
     out: Path | None = typer.Option(None, "--out", "-o", dir_okay=False,
                                     help="Also write the analysis as JSON (a list of deals) to this file."),
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP + " For records that name none."),
-    level: str = typer.Option("master", "--level", help="Advisor level whose search estimates (see `gameweave arena`)."),
+    level: str = typer.Option("master", "--level", help="The level whose bot estimates each choice: beginner, casual, intermediate or master (the default, the strongest)."),
     seat: int | None = typer.Option(None, "--seat", min=1, max=2, help="Only this seat's decisions (1 or 2)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the estimates (same seed, same numbers)."),
     worlds: int | None = typer.Option(None, "--worlds", min=1,

@@ -26,7 +26,11 @@ def arena(
     opt2: list[str] | None = typer.Option(None, "--opt2", help="A bot option of BOT2 as key=value (repeatable)."),
 ) -> None:
     """Play BOT1 against BOT2 and report wins / tablas / losses with 95% intervals,
-    the win share of decided deals, an Elo difference and decision times."""
+    the win share of decided deals, two Elo differences and decision times.
+
+    The first Elo comes from the score, a tablas counting half a win; the second from the
+    decided games only (tablas left out, as a match that replays them counts them), so it
+    spreads bots further apart when many deals end in tablas."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 

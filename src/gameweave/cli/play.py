@@ -49,7 +49,7 @@ from ..tables.choices import one_from_eleven
 from .app import app
 from .common import RULES_HELP, error, options_or_exit, profile_or_exit
 
-BOT_NAMES = "random, greedy, search"
+BOT_NAMES = "random, greedy, search, search-v1, noisy (greedy with random slips) or a level name"
 MANY_MELDS = 10
 """Above this many meld choices the R18 chooser lists the common tables only and lets the
 person type the hand cards to add (R18b)."""
@@ -581,7 +581,7 @@ def save_record(con: Console, path: Path, match: Match, finished: list[GameState
 
 @app.command()
 def play(
-    bot: str = typer.Option("greedy", "--bot", help="Opponent: " + BOT_NAMES + "."),
+    bot: str | None = typer.Option(None, "--bot", help="Opponent: " + BOT_NAMES + " (default greedy)."),
     rules: str = typer.Option("gameweave", "--rules", help=RULES_HELP),
     fmt: str | None = typer.Option(None, "--format", help="Match format: first_to, tally or stakes (stakes in "
                                                           "classic only). Default: the profile's."),
@@ -630,12 +630,15 @@ def play(
         error("--name must be 1 to 24 characters with no control characters", 2)
     if deals is not None and to is not None:
         error("give --deals or --to, not both", 2)
+    if level is not None and bot is not None:
+        error("give --bot or --level, not both", 2)
     if level is not None:
         from ..bots import level_names
 
         if level.strip().lower() not in level_names():
             error(f"--level must be one of {', '.join(level_names())}, not {level!r}", 2)
         bot = level.strip().lower()
+    bot = bot or "greedy"
     profile = profile_or_exit(rules)
     assert profile is not None
     if to is not None:
