@@ -34,7 +34,7 @@ R18B_HAND = "Ac Ad Ah As 2d 3d 4d 5d 7d Jd"
 R18B_OTHER = "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c"
 
 # The parts of the table that must be on screen during a turn
-ONE_SCREEN = ("table-1", "table-2", "live-card", "stock", "dead-cards", "hand", "actions", "status")
+ONE_SCREEN = ("table-1", "table-2", "live-card", "stock", "dead-cards", "hand", "actions", "status", "open-help")
 
 
 def _seat_token(page, match_id: str) -> str:

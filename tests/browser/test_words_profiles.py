@@ -152,3 +152,25 @@ def test_r19_r18e_an_anglo_american_friend_match_in_two_browsers(new_context, li
     log = b.inner_text("[data-testid=log]")
     assert "forced 7♥ back onto" in log
     assert "table is now 3♥ 4♥ 5♥ / 6♥ 7♥ J♥" in log
+
+
+def test_r10_the_live_card_is_credited_to_the_seat_that_turned_it_not_to_the_seat_to_act(new_context):
+    """After a resign or at the end of a deal the seat to act is not the one that turned the
+    live card: the page's caption takes the turner from the last ``turn`` event."""
+    rec = GameRecord.from_dict(json.loads((RECORDS / "aa_force_back.json").read_text(encoding="utf-8")))
+    st = rec.start()
+    for text in rec.actions:
+        st.play(text)
+        v = seat_view(st, 0).to_dict()
+        last = v["history"][-1] if v["history"] else None
+        if v["live"] and not v["live_from"] and last and last["kind"] == "turn" and last["card"]:
+            break
+    else:
+        raise AssertionError("no freshly turned card in the record")
+    turner = last["seat"]
+    page = new_context().new_page()
+    page.goto("/")
+    page.wait_for_selector("html[data-catalog=en]", state="attached")
+    run = 'async (v) => (await import("/static/words.js")).turnerOf(v)'
+    assert page.evaluate(run, v) == turner
+    assert page.evaluate(run, {**v, "to_act": 3 - turner}) == turner  # as after a resign

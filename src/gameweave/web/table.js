@@ -12,7 +12,7 @@ import { nothingHere } from "./notfound.js";
 import { banner, botPace, h, toast } from "./ui.js";
 import { checkCommitment } from "./verify.js";
 import {
-  dangerText, describeChoice, forcedOnMe, logLines, namer, nameProblem, seatName, stakesLine, statusText,
+  dangerText, describeChoice, forcedOnMe, logLines, namer, nameProblem, seatName, stakesLine, statusText, turnerOf,
 } from "./words.js";
 
 /** Moves shown on a narrow screen until "Show all" is pressed. */
@@ -571,7 +571,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
       h("span", { class: "caption" }, h("strong", {}, String(v.stock)), " ", t("page.table.in_stock")),
     );
     if (v.live) {
-      const by = v.live_from ? names.x("page.table.let_go", v.live_from) : names.x("page.table.turned_it", v.to_act);
+      const by = v.live_from ? names.x("page.table.let_go", v.live_from) : names.x("page.table.turned_it", turnerOf(v));
       const card = cardEl(v.live, { size: "lg", label: t("page.table.live_label", { card: spoken(v.live), by }) });
       if (lastLive !== `${f.version}:${v.live}` && lastLive?.split(":")[1] !== v.live) card.classList.add("enter");
       lastLive = `${f.version}:${v.live}`;

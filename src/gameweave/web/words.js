@@ -78,6 +78,14 @@ export function eventKind(ev) {
   return ev.kind;
 }
 
+/** The seat (1/2) that turned the live card: the last ``turn`` event's (R10), not
+ * whoever is to act now — after a resign or at the end of a deal that is someone else. */
+export function turnerOf(view) {
+  const hs = view.history || [];
+  for (let i = hs.length - 1; i >= 0; i--) if (eventKind(hs[i]) === "turn" && hs[i].card) return hs[i].seat;
+  return view.to_act;
+}
+
 /** A table (list of melds) in words: "3♥ 4♥ 5♥ / 6♣ 6♦ 6♥". */
 export function tableText(melds) {
   return (melds || []).map(shortList).join(" / ");
