@@ -461,8 +461,8 @@ def test_hint_shows_each_choice_win_chance_and_level_picks_the_opponent():
                         input="hint\n7\n" + "1\n" * 400)
     assert res.exit_code == 0, res.output
     out = res.output
-    assert "Win chance of each choice (the master level's estimate" in out
-    assert "win " in out and "% · tablas " in out
+    assert "Win chance of each choice, a tablas counting half (the master level's estimate" in out
+    assert "% to win · wins " in out and "%, tablas " in out
     assert "1 to 1" not in out
     bad = runner.invoke(app, ["play", "--level", "grandmaster", "--no-record"], input="q\n")
     assert bad.exit_code == 2 and "--level must be one of beginner" in bad.output
@@ -486,3 +486,8 @@ def test_cards_are_written_with_suit_symbols_in_every_language_and_letters_on_an
     res = runner.invoke(app, ["play", "--lang", "es", "--bot", "greedy", "--deals", "1", "--seed", "3"], input="q\n")
     hand = next(line for line in res.output.splitlines() if line.startswith("Tus cartas"))
     assert any(sym in hand for sym in "♣♦♥♠") and not re.search(r"\b[A2-7JQK][cdhs]\b", hand)
+
+
+def test_level_and_bot_together_are_refused():
+    res = runner.invoke(app, ["play", "--level", "master", "--bot", "greedy", "--no-record"], input="q\n")
+    assert res.exit_code == 2 and "give --bot or --level, not both" in res.output

@@ -405,7 +405,7 @@ class Asker:
         for i, c in enumerate(shown, 1):
             e = est[c.action]
             mark = " *" if c.action == best else ""
-            self.con.print(f"  {i:>2}) {_t('hint_line', win=round(100 * e.win), tablas=round(100 * e.tablas))}"
+            self.con.print(f"  {i:>2}) {_t('hint_line', score=round(100 * e.score), win=round(100 * e.win), tablas=round(100 * e.tablas))}"
                            f"{mark}  {choice_text(view, c.action, self.oname)}")
 
     def _example(self, view: SeatView, choices: list[Choice]) -> str:
