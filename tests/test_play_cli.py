@@ -491,3 +491,22 @@ def test_cards_are_written_with_suit_symbols_in_every_language_and_letters_on_an
 def test_level_and_bot_together_are_refused():
     res = runner.invoke(app, ["play", "--level", "master", "--bot", "greedy", "--no-record"], input="q\n")
     assert res.exit_code == 2 and "give --bot or --level, not both" in res.output
+
+
+def test_spanish_verbs_and_words_can_be_typed():
+    """The choices read ``descartar A♦`` in Spanish, so that is what a person types; the
+    §VII verbs still work, and ``ayuda`` / ``historial`` / ``salir`` are understood."""
+    from gameweave.cli import play as play_mod
+
+    try:
+        play_mod.LANG[0] = "es"
+        assert play_mod._notation("descartar K♠") == "throw K♠"
+        assert play_mod._notation("Bajar 6d") == "meld 6d"
+        assert play_mod._notation("voltear") == "turn" and play_mod._notation("voltear del monte") == "turn"
+        assert play_mod._notation("rechazar") == "refuse" and play_mod._notation("throw Ks") == "throw Ks"
+    finally:
+        play_mod.LANG[0] = "en"
+    res = runner.invoke(app, ["play", "--lang", "es", "--bot", "greedy", "--deals", "1", "--seed", "3", "--no-record"],
+                        input="ayuda\nhistorial\nvoltear\n" + "salir\n")
+    assert res.exit_code == 0, res.output
+    assert "no entiendo" not in res.output and "Te levantaste de la mesa." in res.output

@@ -93,6 +93,20 @@ def _cards(mask: int) -> str:
     return " ".join(f"[{SUIT_STYLE[c & 3]}]{_name(c)}[/]" for c in cards_of(mask))
 
 
+def _notation(text: str) -> str:
+    """Typed words in §VII notation: a leading verb of the game in this run's language
+    (``descartar K♠``, ``bajar 6♦``, ``voltear``) becomes its notation verb (``throw K♠``);
+    anything else is left as typed (the §VII verbs work in every language)."""
+    verbs = {_term("meld_verb"): "meld", _term("throw"): "throw", _term("refuse"): "refuse",
+             _term("turn"): "turn", _term("turn").split()[0]: "turn", _term("force"): "force"}
+    low = text.strip().lower()
+    for word, verb in sorted(verbs.items(), key=lambda kv: -len(kv[0])):
+        w = word.lower()
+        if low == w or low.startswith(w + " "):
+            return verb + text.strip()[len(w):]
+    return text
+
+
 def _t(key: str, **params: object) -> str:
     """A terminal message (``terminal.<key>``) in the language of this run (``--lang``)."""
     return translate(f"terminal.{key}", LANG[0], **params)
@@ -419,12 +433,12 @@ class Asker:
         con = self.con
         n = len(shown)
         low = text.lower()
-        if low in ("q", "quit", "exit"):
+        if low in ("q", "quit", "exit", _t("word_quit")):
             raise _Quit()
-        if low in ("?", "help"):
+        if low in ("?", "help", _t("word_help")):
             show_help(con, view.rules)
             return None
-        if low in ("h", "history"):
+        if low in ("h", "history", _t("word_history")):
             if history is not None:
                 history()
             return None
@@ -443,7 +457,7 @@ class Asker:
             con.print(f"[red]{_t('type_number_or_q', n=n)}[/]")
             return None
         try:
-            a = parse_action(text, find_profile(view.rules))
+            a = parse_action(_notation(text), find_profile(view.rules))
         except GameweaveError as exc:
             cards = self._hand_cards(view, text)
             if cards is not None and any(c.is_meld for c in choices):
