@@ -57,6 +57,8 @@ def test_hint_on_your_turn_then_analyse_the_replay(new_context, live_server):
     page.click("[data-testid=resign-confirm]")
     page.click("[data-testid=replay-link]")
     page.wait_for_selector("[data-testid=replay-moves] li[data-step='1']")
+    # the move list ends as the table's does: with how the deal ended (here, the resign)
+    assert page.locator("[data-testid=replay-moves] li").last.inner_text().endswith("You resigned the deal.")
     page.click("[data-testid=analyze]")
     page.wait_for_selector("[data-testid=analysis-value]")
     got = page.eval_on_selector_all(

@@ -167,8 +167,12 @@ export function openReplay(main, matchId, dealNo) {
       const rearranging = d.rearranging;
       stepLines = [];
       let before = 0;
+      const res = d.result || {};
       for (let k = 1; k <= d.history.length; k++) {
-        const all = logLines({ rearranging, history: d.history.slice(0, k) }, names);
+        // the last step also tells how the deal ended (eleven, tablas or a resign), as the table's list does
+        const end = k === d.history.length ? { status: res.status, winner: res.winner } : {};
+        const all = logLines({ rearranging, history: d.history.slice(0, k), ...end }, names,
+          { resigned: k === d.history.length ? res.resigned || null : null });
         stepLines.push(all.slice(before).map((l) => l.text));
         before = all.length;
       }
