@@ -12,6 +12,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -92,13 +93,62 @@ def _error_frame(exc: TableError) -> dict[str, Any]:
     return frame
 
 
-async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Settings) -> None:
-    """One seat's socket: hello, then actions until it closes (PROTOCOL §4)."""
+async def _frames(hub: Hub, conn: Connection, ws: WebSocket, settings: Settings,
+                  refused: Callable[[str], None]) -> AsyncIterator[tuple[dict[str, Any], float]]:
+    """The well-formed frames a socket sends after its hello, with the time each arrived
+    (``perf_counter``), until it closes or its connection is replaced.  Every frame marks
+    the client heard (presence, PROTOCOL §4.1); frames beyond the rate (``ws_burst``,
+    ``ws_rate``) are refused with ``rate_limited`` (said once, then every 20th) and a flood
+    of ``WS_MAX_REFUSED`` closes the socket (1008); a malformed frame is answered with its
+    error and skipped.  ``refused(code)`` counts each refusal."""
+    bucket = TokenBucket(settings.ws_burst, settings.ws_rate)
+    rate_refused = 0
+    while not conn.closed:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect" or conn.closed:  # closed: replaced by a newer hello
+            return
+        if not bucket.take():
+            rate_refused += 1
+            refused("rate_limited")
+            if rate_refused == 1 or rate_refused % 20 == 0:
+                conn.send(error_frame("rate_limited", "too many frames; slow down"))
+            if rate_refused >= WS_MAX_REFUSED:
+                conn.close(1008, "flood")
+                return
+            continue
+        started = time.perf_counter()
+        hub.heard(conn)
+        obj, code, message = parse_frame(msg)
+        if obj is None:
+            refused(code)
+            conn.send(error_frame(code, message))
+            continue
+        yield obj, started
+
+
+def _refuser(hub: Hub) -> Callable[[str], None]:
+    """``refused(code)``: count one refused frame in the metrics (when they are on)."""
     metrics = hub.metrics
 
     def refused(code: str) -> None:
         if metrics is not None:
             metrics.refusal(code)
+    return refused
+
+
+async def _hang_up(conn: Connection, writer: asyncio.Task[None]) -> None:
+    """Close ``conn`` and give its writer task 5 s to flush, else cancel it."""
+    conn.close(1000, "bye")
+    try:
+        await asyncio.wait_for(writer, 5)
+    except Exception:
+        writer.cancel()
+
+
+async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Settings) -> None:
+    """One seat's socket: hello, then actions until it closes (PROTOCOL §4)."""
+    metrics = hub.metrics
+    refused = _refuser(hub)
 
     # ---- hello
     try:
@@ -162,31 +212,8 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
     conn = Connection(ws, match_id, seat, token)
     writer = asyncio.create_task(conn.writer())
     await hub.attach(conn, table)
-    bucket = TokenBucket(settings.ws_burst, settings.ws_rate)
-    rate_refused = 0
     try:
-        while not conn.closed:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
-                break
-            if conn.closed:  # replaced by a newer hello: later frames are not handled
-                break
-            if not bucket.take():
-                rate_refused += 1
-                refused("rate_limited")
-                if rate_refused == 1 or rate_refused % 20 == 0:
-                    conn.send(error_frame("rate_limited", "too many frames; slow down"))
-                if rate_refused >= WS_MAX_REFUSED:
-                    conn.close(1008, "flood")
-                    break
-                continue
-            started = time.perf_counter()
-            hub.heard(conn)
-            obj, code, message = parse_frame(msg)
-            if obj is None:
-                refused(code)
-                conn.send(error_frame(code, message))
-                continue
+        async for obj, started in _frames(hub, conn, ws, settings, refused):
             kind = obj["type"]
             try:
                 if kind == "action":
@@ -223,11 +250,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
         log.error("match %s seat %d: socket error: %s", match_id, seat + 1, type(exc).__name__)
     finally:
         await hub.detach(conn)
-        conn.close(1000, "bye")
-        try:
-            await asyncio.wait_for(writer, 5)
-        except Exception:
-            writer.cancel()
+        await _hang_up(conn, writer)
 
 
 async def _serve_spectator(hub: Hub, ws: WebSocket, match_id: str, table: Any, settings: Settings) -> None:
@@ -237,28 +260,13 @@ async def _serve_spectator(hub: Hub, ws: WebSocket, match_id: str, table: Any, s
     conn = Connection(ws, match_id, -1, "")
     writer = asyncio.create_task(conn.writer())
     await hub.watch(conn, table)
-    bucket = TokenBucket(settings.ws_burst, settings.ws_rate)
-    rate_refused = 0
+    refused = _refuser(hub)
     try:
-        while not conn.closed:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
-                break
-            if not bucket.take():
-                rate_refused += 1
-                if rate_refused == 1 or rate_refused % 20 == 0:
-                    conn.send(error_frame("rate_limited", "too many frames; slow down"))
-                if rate_refused >= WS_MAX_REFUSED:
-                    conn.close(1008, "flood")
-                    break
-                continue
-            hub.heard(conn)
-            obj, code, message = parse_frame(msg)
-            if obj is None:
-                conn.send(error_frame(code, message))
-            elif obj["type"] == "ping":
+        async for obj, _started in _frames(hub, conn, ws, settings, refused):
+            if obj["type"] == "ping":
                 conn.send({"type": "pong"})
             elif obj["type"] != "heartbeat":
+                refused("spectator")
                 conn.send(error_frame("spectator", "a spectator watches; it cannot act"))
     except WebSocketDisconnect:
         pass
@@ -266,11 +274,7 @@ async def _serve_spectator(hub: Hub, ws: WebSocket, match_id: str, table: Any, s
         log.error("match %s spectator: socket error: %s", match_id, type(exc).__name__)
     finally:
         await hub.unwatch(conn)
-        conn.close(1000, "bye")
-        try:
-            await asyncio.wait_for(writer, 5)
-        except Exception:
-            writer.cancel()
+        await _hang_up(conn, writer)
 
 
 __all__ = ["FIELDS", "error_frame", "parse_frame", "serve_socket"]
