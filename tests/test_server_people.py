@@ -6,7 +6,6 @@ never see a hidden card (R21 for a third party) and quick phrases."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -18,6 +17,7 @@ from gameweave.storage import Store
 from gameweave.storage.schema import matches
 
 from test_server_leak import leaked
+from conftest import WsClient
 
 
 def _auth(token: str) -> dict:
@@ -34,29 +34,11 @@ def _friend(client, name1=None, name2=None, **body) -> tuple[dict, dict]:
     return m, r2.json()
 
 
-class Watcher:
+class Watcher(WsClient):
     """A spectator's socket: says ``hello`` with the watch key; keeps raw frames."""
 
     def __init__(self, client, match_id: str, key: str):
-        self._cm = client.websocket_connect(f"/ws/{match_id}")
-        self.ws = self._cm.__enter__()
-        self.ws.send_json({"type": "hello", "watch": key})
-        self.frames: list[str] = []
-        self.state: dict | None = None
-
-    def recv(self) -> dict:
-        text = self.ws.receive_text()
-        self.frames.append(text)
-        obj = json.loads(text)
-        if obj.get("type") == "state":
-            self.state = obj
-        return obj
-
-    def close(self) -> None:
-        try:
-            self._cm.__exit__(None, None, None)
-        except Exception:
-            pass
+        super().__init__(client, match_id, {"watch": key})
 
 
 @pytest.fixture
