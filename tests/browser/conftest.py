@@ -156,18 +156,17 @@ class PageWatch:
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
 
 
-@pytest.fixture
-def new_context(browser, live_server):
-    """Make browser contexts (separate browsers, as two people have); bot moves are shown
-    without the human pause (localStorage gameweave.pace = 0).  Fails the test if any
-    page logged a console error."""
+def _contexts(browser, url: str, init_script: str):
+    """Yield ``make(viewport=None, **options)`` opening browser contexts on ``url`` with
+    ``init_script`` run first in every page; close them at the end and fail the test on
+    any console error or page error (:class:`PageWatch`)."""
     watch = PageWatch()
     contexts = []
 
     def make(viewport=None, **options):
         # options: more browser-context options, e.g. has_touch=True, is_mobile=True (a phone)
-        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=live_server.url, **options)
-        ctx.add_init_script("try { localStorage.setItem('gameweave.pace', '0'); } catch (e) {}")
+        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=url, **options)
+        ctx.add_init_script(init_script)
         ctx.set_default_timeout(15000)
         ctx.on("page", watch.watch)
         contexts.append(ctx)
@@ -177,25 +176,20 @@ def new_context(browser, live_server):
     for ctx in contexts:
         ctx.close()
     assert not watch.errors, "errors in the page:\n" + "\n".join(watch.errors)
+
+
+@pytest.fixture
+def new_context(browser, live_server):
+    """Make browser contexts (separate browsers, as two people have); bot moves are shown
+    without the human pause (localStorage gameweave.pace = 0).  Fails the test if any
+    page logged a console error."""
+    yield from _contexts(browser, live_server.url, "try { localStorage.setItem('gameweave.pace', '0'); } catch (e) {}")
 
 
 @pytest.fixture
 def people_context(browser, people_server):
     """Browser contexts on the people server (``people_context(locale="es-MX")``): bot
     pace 0, a heartbeat every second; fails the test on any console error."""
-    watch = PageWatch()
-    contexts = []
-
-    def make(viewport=None, **options):
-        ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=people_server.url, **options)
-        ctx.add_init_script("try { localStorage.setItem('gameweave.pace', '0');"
-                            f" localStorage.setItem('gameweave.heartbeat_ms', '{PEOPLE_HEARTBEAT_MS}'); }} catch (e) {{}}")
-        ctx.set_default_timeout(15000)
-        ctx.on("page", watch.watch)
-        contexts.append(ctx)
-        return ctx
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not watch.errors, "errors in the page:\n" + "\n".join(watch.errors)
+    yield from _contexts(browser, people_server.url,
+                         "try { localStorage.setItem('gameweave.pace', '0');"
+                         f" localStorage.setItem('gameweave.heartbeat_ms', '{PEOPLE_HEARTBEAT_MS}'); }} catch (e) {{}}")
