@@ -17,7 +17,7 @@ from gameweave.storage import Store
 from gameweave.storage.schema import matches
 
 from test_server_leak import leaked
-from conftest import WsClient
+from wsclient import WsClient
 
 
 def _auth(token: str) -> dict:
