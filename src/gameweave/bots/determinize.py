@@ -22,12 +22,10 @@ from __future__ import annotations
 import random
 
 from ..engine import GameState, SeatView, find_profile
-from ..engine.cards import RANK_MASKS
+from ..engine.cards import RANK_OTHERS
 from ..engine.melds import meld_table
 
 
-RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
-"""``RANK_OTHERS[card]``: the other three cards of the card's rank (R5); the bots' one copy."""
 
 
 def _meld_partners(card: int) -> tuple[int, ...]:

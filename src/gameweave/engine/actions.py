@@ -33,6 +33,7 @@ unparsable there).
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias
+from collections.abc import Iterable
 
 from .cards import CARD_NAMES, Mask, cards_of, parse_card
 from .errors import UnparsableError
@@ -216,6 +217,17 @@ def _force_text(force: int) -> str:
     return f" force {force}"
 
 
+TABLE_SEPARATOR = " / "
+"""What separates the melds of a table in §VII text (``meld 3h 4h 5h / 6c 6d 6h``)."""
+
+
+def format_table(melds: Iterable[Mask]) -> str:
+    """§VII text of a table of melds (each a card mask), in the order given, e.g.
+    ``'3h 4h 5h / 6c 6d 6h'`` (R18); the empty string for no meld.  The one writer of
+    the separator: every other surface that shows a table as text calls this."""
+    return TABLE_SEPARATOR.join(" ".join(CARD_NAMES[c] for c in cards_of(m)) for m in melds)
+
+
 def format_action(action: Action) -> str:
     """Canonical text of an action (§VII), e.g. ``'meld 4h 5h 6h'``,
     ``'meld 3h 4h 5h / 6c 6d 6h'``, ``'throw Ks force 1'``, ``'refuse force'``.
@@ -244,7 +256,7 @@ def format_action(action: Action) -> str:
         melds = [_MELDS[i] for i in ids]
         if table_action(melds) != action or _overlap(melds):
             raise ValueError(f"not an action: {action!r}")
-        return "meld " + " / ".join(" ".join(CARD_NAMES[c] for c in cards_of(m)) for m in melds)
+        return "meld " + format_table(melds)
     if action == TURN:
         return "turn"
     if action == FORCE:

@@ -40,6 +40,9 @@ SUIT_MASKS: tuple[int, ...] = tuple(
     sum(1 << (4 * r + s) for r in range(10)) for s in range(4)
 )
 """``SUIT_MASKS[s]``: 40-bit mask of the ten cards of suit ``s``."""
+RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(NUM_CARDS))
+"""``RANK_OTHERS[card]``: mask of the other three cards of the card's rank (a set's partners, R5);
+the one table of it in the house."""
 
 CARD_NAMES: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(NUM_CARDS))
 """``CARD_NAMES[card]``: canonical text of a card, e.g. ``'Ah'``, ``'7c'`` (R3)."""

@@ -22,7 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from .actions import FORCE_ANY, PAYLOAD_SHIFT, Action, meld_action, table_of
-from .cards import RANK_MASKS, Mask, Seat
+from .cards import RANK_OTHERS, Mask, Seat
 from .melds import MeldTable, meld_table
 from .partition import Partitioner, can_cover, near_pairs, table_actions_with
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .state import GameState
 
-_RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
 _L1 = tuple(1 << (c - 4) if c >= 4 else 0 for c in range(40))
 _L2 = tuple(1 << (c - 8) if c >= 8 else 0 for c in range(40))
 _R1 = tuple(1 << (c + 4) if c < 36 else 0 for c in range(40))
@@ -40,7 +39,7 @@ _R2 = tuple(1 << (c + 8) if c < 32 else 0 for c in range(40))
 def _in_some_meld(card: int, pool: Mask) -> bool:
     """True if some meld of three holds ``card`` and two cards of ``pool`` (R5, R6);
     every longer meld holds such a three, so False means no meld can hold the card."""
-    same = pool & _RANK_OTHERS[card]
+    same = pool & RANK_OTHERS[card]
     if same & (same - 1):
         return True
     if pool & _L1[card]:
@@ -50,7 +49,7 @@ def _in_some_meld(card: int, pool: Mask) -> bool:
 
 # the hand cards any new meld with card c needs at least one of: same rank, or a suit neighbour
 _NEAR: tuple[int, ...] = tuple(
-    _RANK_OTHERS[c] | (1 << (c - 4) if c >= 4 else 0) | (1 << (c + 4) if c < 36 else 0)
+    RANK_OTHERS[c] | (1 << (c - 4) if c >= 4 else 0) | (1 << (c + 4) if c < 36 else 0)
     for c in range(40)
 )
 
@@ -99,7 +98,7 @@ class SingleMeldFlow:
             hand = 0
         ext = self._ext
         out = [(m | bit) << PAYLOAD_SHIFT for m in st.melds[seat] if ext[m] & bit] if st.extensions[seat] & bit else []
-        same = hand & _RANK_OTHERS[card]
+        same = hand & RANK_OTHERS[card]
         if same and same & (same - 1):
             first = same & -same
             rest = same ^ first

@@ -18,12 +18,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from .actions import Action, table_action
-from .cards import FULL_MASK, RANK_MASKS, Mask
+from .cards import FULL_MASK, RANK_MASKS, RANK_OTHERS, Mask
 from .melds import MeldTable
 
 _T = TypeVar("_T")
 
-_RANK_OTHERS: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~(1 << c) for c in range(40))
 _RANK_ABOVE: tuple[int, ...] = tuple(RANK_MASKS[c >> 2] & ~((2 << c) - 1) for c in range(40))
 
 
@@ -78,7 +77,7 @@ def _sets(bit: Mask, same: Mask, out: list[Mask]) -> None:
 _SUIT_OTHERS: tuple[int, ...] = tuple(
     sum(1 << x for x in range(c & 3, 40, 4)) & ~(1 << c) for c in range(40)
 )
-_WITH_NEAR: tuple[int, ...] = tuple(_RANK_OTHERS[c] | _SUIT_OTHERS[c] for c in range(40))
+_WITH_NEAR: tuple[int, ...] = tuple(RANK_OTHERS[c] | _SUIT_OTHERS[c] for c in range(40))
 """The cards whose presence decides which melds hold card ``c``: its rank and its suit."""
 _LOW_NEAR: tuple[int, ...] = tuple(_RANK_ABOVE[c] | (_SUIT_OTHERS[c] & ~((2 << c) - 1)) for c in range(40))
 """The cards whose presence decides which melds have lowest card ``c``."""
@@ -119,7 +118,7 @@ def _build_with_card(tab: MeldTable, c: int, pool: Mask) -> list[Mask]:
     then sequences by lowest card, each from shortest to longest."""
     bit = 1 << c
     out: list[Mask] = []
-    same = pool & _RANK_OTHERS[c]
+    same = pool & RANK_OTHERS[c]
     if same & (same - 1):
         _sets(bit, same, out)
     lo = 0

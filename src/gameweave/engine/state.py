@@ -567,13 +567,15 @@ class GameState:
                 f"it is seat {self.to_act + 1}'s turn, not seat {seat + 1}'s", reason="not_your_turn"
             )
         if a not in self.legal_actions():
-            reason, message = self._why_illegal(a)
+            reason, message = self.why_illegal(a)
             raise IllegalActionError(message, reason=reason)
         self.apply(a)
         return a
 
-    def _why_illegal(self, a: Action) -> tuple[str, str]:
-        """(reason code, message) for an illegal action; the message names no action."""
+    def why_illegal(self, a: Action) -> tuple[str, str]:
+        """``(reason code, message)`` saying why ``a`` is not legal now (call it only for an
+        action not in :meth:`legal_actions`): codes ``wrong_decision``, ``not_a_choice``, … as
+        :class:`IllegalActionError` carries them (PROTOCOL §4.2); the message names no action."""
         seat = self.to_act
         opp = 1 - seat
         k = kind_of(a)

@@ -27,10 +27,9 @@ import random
 from collections.abc import Callable
 
 from ..engine import (
-    FORCE, GAMEWEAVE, PH_OVER, PH_TAKE, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
+    FORCE, GAMEWEAVE, apply_public, PH_OVER, PH_TAKE, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
     kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, throw_action, thrown_card,
 )
-from ..engine.view import apply_public
 from ..engine.actions import FORCE_KIND, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND
 from ..engine.cards import CARD_NAMES, FULL_MASK, RANK_MASKS, format_cards
 

@@ -19,7 +19,6 @@ database's version check makes every step exactly-once even if two nodes try.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import secrets
@@ -37,6 +36,7 @@ from ..storage.store import ActionRow, action_row
 from ..tables import (
     Table, TableError, check_name, check_new_match, hash_token, is_phrase, new_token, secure_deck,
 )
+from .connection import Connection, dump_frame
 from .middleware import TokenBucket
 from .settings import MAX_FRAME
 
@@ -49,67 +49,6 @@ MATCH_ID = re.compile(r"[0-9a-f]{16}")
 def valid_match_id(match_id: Any) -> bool:
     """True if ``match_id`` has the shape of a match id (no database query)."""
     return isinstance(match_id, str) and MATCH_ID.fullmatch(match_id) is not None
-
-
-class Connection:
-    """One seat's WebSocket: an outgoing queue drained by a writer task, so that frames
-    reach the client in the order they were announced and a slow client never blocks
-    its match.  ``gen`` is the seat generation of its ``hello`` (several nodes)."""
-
-    def __init__(self, websocket: Any, match_id: str, seat: int, token: str):
-        self.ws = websocket
-        self.match_id = match_id
-        self.seat = seat  # -1: a spectator
-        self.token = token
-        self.gen = 0
-        self.last_seen = time.monotonic()
-        self.touched = 0.0
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
-        self.closed = False
-        self.close_code: int | None = None
-        self.close_reason = ""
-
-    def send(self, frame: dict[str, Any] | str) -> None:
-        """Queue a frame (JSON-encoded now, so it is a snapshot of this moment)."""
-        if self.closed:
-            return
-        text = frame if isinstance(frame, str) else _dumps(frame)
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close(1008, "client too slow")
-
-    def close(self, code: int, reason: str) -> None:
-        """Ask the writer to close the socket after the frames already queued."""
-        if self.closed:
-            return
-        self.closed = True
-        self.close_code = code
-        self.close_reason = reason
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:  # pragma: no cover - close anyway
-            pass
-
-    async def writer(self) -> None:
-        """Send queued frames until closed."""
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await self.ws.send_text(text)
-        except Exception:  # the socket went away; the reader notices too
-            self.closed = True
-            return
-        try:
-            await self.ws.close(code=self.close_code or 1000, reason=self.close_reason)
-        except Exception:
-            pass
-
-
-def _dumps(frame: dict[str, Any]) -> str:
-    return json.dumps(frame, separators=(",", ":"))
 
 
 class _Conflict(Exception):
@@ -532,17 +471,17 @@ class Hub:
             for seat in (0, 1):
                 c = conns[seat]
                 if c is not None and not c.closed:
-                    c.send(_dumps(self.frame(table, seat)))
+                    c.send(dump_frame(self.frame(table, seat)))
         watchers = [c for c in self.watchers.get(match_id, ()) if not c.closed]
         if watchers:
-            text = _dumps(self.frame(table, -1))
+            text = dump_frame(self.frame(table, -1))
             for c in watchers:
                 c.send(text)
         self._arm_clock(table)
 
     def broadcast(self, match_id: str, frame: dict[str, Any]) -> None:
         """Send one frame to both seats and every spectator of a match on this node."""
-        text = _dumps(frame)
+        text = dump_frame(frame)
         for c in list(self.sockets.get(match_id) or ()) + list(self.watchers.get(match_id, ())):
             if c is not None and not c.closed:
                 c.send(text)

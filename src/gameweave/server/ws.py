@@ -19,7 +19,8 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..tables import TableError
 from .errors import CLOSE_CODES
-from .hub import Connection, Hub
+from .connection import Connection
+from .hub import Hub
 from .middleware import TokenBucket
 from .settings import MAX_FRAME, Settings
 
