@@ -254,8 +254,10 @@ class DealOut(BaseModel):
 
 
 class Choice(BaseModel):
-    """One legal action of the seat to act, described (PROTOCOL §4.3, from its view only, R21)."""
+    """One legal action of the seat to act, described (PROTOCOL §4.3, from its view only, R21):
+    ``id`` is the action int a client sends back, ``action`` its §VII text."""
 
+    id: int
     action: str
     kind: Literal["meld", "table", "turn", "refuse", "throw", "force"]
     card: str | None

@@ -74,8 +74,10 @@ class Choice:
         return self.kind in ("meld", "table")
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire form (PROTOCOL §4.3): cards as canonical names, null where none."""
+        """The wire form (PROTOCOL §4.3): ``id`` the action int (what a client sends back),
+        ``action`` its §VII text; cards as canonical names, null where none."""
         return {
+            "id": self.action,
             "action": self.text,
             "kind": self.kind,
             "card": CARD_NAMES[self.card] if self.card >= 0 else None,

@@ -19,7 +19,7 @@ from typing import Any
 from collections.abc import Callable, Sequence
 
 from ..engine import (
-    CARD_NAMES, GameRecord, GameState, GameweaveError, Match, UnparsableError, find_profile, seat_view,
+    CARD_NAMES, GameRecord, format_action, GameState, Match, UnparsableError, find_profile, seat_view,
 )
 from ..engine.view import spectator_view
 from .choices import progress, seat_choices
@@ -381,23 +381,26 @@ class Table:
                 "not_your_turn", f"it is seat {st.to_act + 1}'s decision, not seat {seat + 1}'s", self.version,
                 params={"seat": st.to_act + 1},
             )
-        if not isinstance(action, str):
-            raise TableError("malformed", "'action' must be §VII action text", self.version)
-        try:
-            a = st.parse(action)  # §VII text under the deal's profile (§V)
-        except UnparsableError as exc:
-            raise TableError("illegal", f"not an action: {exc}", self.version) from None
-        except ValueError:  # e.g. a force number over Python's 4,300-digit limit
-            raise TableError("illegal", "not an action: a number in it is far too long", self.version) from None
+        if type(action) is int:  # an id from the frame's choices (PROTOCOL §4.1)
+            a = action
+        elif isinstance(action, str):
+            try:
+                a = st.parse(action)  # §VII text under the deal's profile (§V)
+            except UnparsableError as exc:
+                raise TableError("illegal", f"not an action: {exc}", self.version) from None
+            except ValueError:  # e.g. a force number over Python's 4,300-digit limit
+                raise TableError("illegal", "not an action: a number in it is far too long", self.version) from None
+        else:
+            raise TableError("malformed", "'action' must be an action id from 'choices' or §VII action text",
+                             self.version)
         if a not in st.legal_actions():
             # the engine's reason speaks only of the acting seat's own hand, the public
             # table and the centre card (R21) — it is safe for the sender
             try:
-                st.clone().play(a, seat)
-                reason = "not legal now"
-            except GameweaveError as exc:
-                reason = str(exc)
-            raise TableError("illegal", reason, self.version)
+                format_action(a)
+            except ValueError:
+                raise TableError("illegal", f"not an action: {a}", self.version) from None
+            raise TableError("illegal", st.why_illegal(a)[1], self.version)
         if type(version) is not int:
             raise TableError("malformed", "'version' must be a whole number", self.version)
         if version != self.version:
