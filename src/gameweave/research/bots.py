@@ -21,7 +21,7 @@ from ..bots import BOTS, Bot, register
 from ..bots.base import view_rng
 from ..engine import TURN, SeatView
 from . import openspiel as gos
-from .core import Deal
+from .deal import Deal
 
 
 class ISMCTSBot(Bot):

@@ -4,7 +4,7 @@
 ``import gameweave.research.gym`` (or ``gymnasium.make("gameweave.research.gym:gameweave/Conquian-v0")``,
 which imports it).  The agent plays seat ``seat`` (index 0 or 1) against
 ``make_bot(opponent)``, which sees only its own seat's view (R21).  Observation: the
-agent's information-state tensor (float32, :data:`~gameweave.research.core.INFO_SIZE`);
+agent's information-state tensor (float32, :data:`~gameweave.research.observer.INFO_SIZE`);
 action space ``Discrete(NUM_ACTIONS)``; ``info["action_mask"]`` (int8) marks the legal ids.
 Reward at the end: ``+stake`` won, ``-stake`` lost, 0 tablas.  An illegal id ends the
 episode as a loss (``info["illegal_action"]``), so that unmasked samplers still get a
@@ -22,8 +22,9 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from ..bots import make_bot
-from . import core
-from .core import Deal
+from ..engine import find_profile
+from . import ids, observer, strings
+from .deal import Deal
 from .pettingzoo import play_chance
 
 ENV_ID = "gameweave/Conquian-v0"
@@ -51,7 +52,7 @@ class ConquianEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat!r}")
-        self.rules = core.find_profile(rules).name
+        self.rules = find_profile(rules).name
         self.opponent_name = opponent
         self.opponent_options = dict(opponent_options or {})
         if opponent != UNIFORM:
@@ -60,17 +61,17 @@ class ConquianEnv(gymnasium.Env):
         self.opener = opener
         self.stake = stake
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(0.0, 1.0, (core.INFO_SIZE,), np.float32)
-        self.action_space = spaces.Discrete(core.NUM_ACTIONS)
+        self.observation_space = spaces.Box(0.0, 1.0, (observer.INFO_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(ids.NUM_ACTIONS)
         self._rng = random.Random()
         self.deal = Deal(self.rules, opener, stake)
         self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
-        self._encoder = core.SeatEncoder(seat)
+        self._encoder = observer.SeatEncoder(seat)
 
     # ------------------------------------------------------------ internals
     def _obs(self) -> np.ndarray:
         """The agent's information-state tensor (its view fields only, R21), through its
-        kept :class:`~gameweave.research.core.SeatEncoder`."""
+        kept :class:`~gameweave.research.observer.SeatEncoder`."""
         return self._encoder.encode(self.deal)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
@@ -152,7 +153,7 @@ class ConquianEnv(gymnasium.Env):
         return self._obs(), reward, done, False, self._info(**extra)
 
     def render(self) -> str | None:
-        text = core.render(self.deal, self.seat)
+        text = strings.render(self.deal, self.seat)
         if self.render_mode == "human":
             print(text)  # noqa: T201 - "human" rendering prints, by Gymnasium's convention
             return None

@@ -5,7 +5,8 @@ Importing this module registers the game (:func:`pyspiel.register_game`).  Param
 that opens, R9) and ``stake`` (what a won deal is worth, R20: returns are ``±stake``,
 tablas 0).  Sequential, imperfect information, explicit chance (the deal and each card
 turned from the stock), zero-sum, terminal rewards.  Action ids, tensors and the chance
-model: :mod:`gameweave.research.core` and docs/RESEARCH.md.
+model: :mod:`gameweave.research.ids`, :mod:`~gameweave.research.deal`,
+:mod:`~gameweave.research.observer` and docs/RESEARCH.md.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import random
 import numpy as np
 import pyspiel
 
-from . import core
-from .core import Deal
+from ..engine import CARD_NAMES, find_profile
+from . import history, ids, observer, strings
+from .deal import Deal
 
 GAME_NAME = "conquian"
 
@@ -46,17 +48,17 @@ class ConquianGame(pyspiel.Game):
         params = dict(params or {})
         stake = int(params.get("stake", 1))
         info = pyspiel.GameInfo(
-            num_distinct_actions=core.NUM_ACTIONS,
-            max_chance_outcomes=core.NUM_CHANCE_OUTCOMES,
+            num_distinct_actions=ids.NUM_ACTIONS,
+            max_chance_outcomes=ids.NUM_CHANCE_OUTCOMES,
             num_players=2,
             min_utility=-float(stake),
             max_utility=float(stake),
             utility_sum=0.0,
-            max_game_length=core.MAX_GAME_LENGTH,
+            max_game_length=ids.MAX_GAME_LENGTH,
         )
         super().__init__(_GAME_TYPE, info, params)
         p = self.get_parameters()
-        self.rules = core.find_profile(str(p.get("rules", "gameweave")))
+        self.rules = find_profile(str(p.get("rules", "gameweave")))
         self.opener = int(p.get("opener", 0))
         self.stake = int(p.get("stake", stake))
 
@@ -71,7 +73,7 @@ class ConquianGame(pyspiel.Game):
 
 
 class ConquianState(pyspiel.State):
-    """A state of the game: a :class:`~gameweave.research.core.Deal` behind OpenSpiel's API."""
+    """A state of the game: a :class:`~gameweave.research.deal.Deal` behind OpenSpiel's API."""
 
     def __init__(self, game: ConquianGame, deal: Deal | None = None):
         super().__init__(game)
@@ -80,9 +82,9 @@ class ConquianState(pyspiel.State):
     # pyspiel.State hooks
     def current_player(self) -> int:
         p = self.deal.current_player()
-        if p == core.CHANCE:
+        if p == ids.CHANCE:
             return pyspiel.PlayerId.CHANCE
-        if p == core.TERMINAL:
+        if p == ids.TERMINAL:
             return pyspiel.PlayerId.TERMINAL
         return p
 
@@ -97,8 +99,8 @@ class ConquianState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"chance {core.CARD_NAMES[action]}"
-        return core.action_name(action)
+            return f"chance {CARD_NAMES[action]}"
+        return ids.action_name(action)
 
     def is_terminal(self) -> bool:
         return self.deal.is_terminal()
@@ -107,16 +109,16 @@ class ConquianState(pyspiel.State):
         return self.deal.returns()
 
     def information_state_string(self, player: int | None = None) -> str:
-        return core.information_state_string(self.deal, self._player(player))
+        return strings.information_state_string(self.deal, self._player(player))
 
     def observation_string(self, player: int | None = None) -> str:
-        return core.observation_string(self.deal, self._player(player))
+        return strings.observation_string(self.deal, self._player(player))
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        return core.encode_array(self.deal, self._player(player), True).tolist()
+        return observer.encode_array(self.deal, self._player(player), True).tolist()
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        return core.encode_array(self.deal, self._player(player), False).tolist()
+        return observer.encode_array(self.deal, self._player(player), False).tolist()
 
     def _player(self, player: int | None) -> int:
         if player is None:
@@ -141,7 +143,7 @@ class ConquianState(pyspiel.State):
         return self.clone()
 
     def __str__(self) -> str:
-        return core.render(self.deal)
+        return strings.render(self.deal)
 
 
 class ConquianObserver:
@@ -149,29 +151,29 @@ class ConquianObserver:
 
     def __init__(self, perfect_recall: bool):
         self.info = perfect_recall
-        size = core.INFO_SIZE if perfect_recall else core.OBS_SIZE
+        size = observer.INFO_SIZE if perfect_recall else observer.OBS_SIZE
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {}
         off = 0
-        for name in core.CARD_PLANES:
+        for name in observer.CARD_PLANES:
             self.dict[name] = self.tensor[off:off + 40]
             off += 40
-        self.dict["scalars"] = self.tensor[off:off + len(core.SCALARS)]
-        off += len(core.SCALARS)
+        self.dict["scalars"] = self.tensor[off:off + len(observer.SCALARS)]
+        off += len(observer.SCALARS)
         if perfect_recall:
-            for name in core.HISTORY_PLANES:
+            for name in history.HISTORY_PLANES:
                 self.dict[name] = self.tensor[off:off + 40]
                 off += 40
 
     def set_from(self, state: ConquianState, player: int) -> None:
         """Fill ``tensor`` with the player's encoding of ``state``."""
-        self.tensor[:] = core.encode_array(state.deal, player, self.info)
+        self.tensor[:] = observer.encode_array(state.deal, player, self.info)
 
     def string_from(self, state: ConquianState, player: int) -> str:
         """The player's information state or observation string."""
         if self.info:
-            return core.information_state_string(state.deal, player)
-        return core.observation_string(state.deal, player)
+            return strings.information_state_string(state.deal, player)
+        return strings.observation_string(state.deal, player)
 
 
 pyspiel.register_game(_GAME_TYPE, ConquianGame)

@@ -1,9 +1,9 @@
 """Conquian as a PettingZoo AEC environment: ``env(rules="classic", render_mode="ansi")``.
 
 Agents ``seat_1`` and ``seat_2``.  Each observation is a dict: ``observation`` (the
-seat's information-state tensor, float32 of :data:`~gameweave.research.core.INFO_SIZE`,
+seat's information-state tensor, float32 of :data:`~gameweave.research.observer.INFO_SIZE`,
 docs/RESEARCH.md) and ``action_mask`` (int8 of
-:data:`~gameweave.research.core.NUM_ACTIONS`, 1 for the legal ids of the seat to act).
+:data:`~gameweave.research.ids.NUM_ACTIONS`, 1 for the legal ids of the seat to act).
 The action space is a fixed ``Discrete(NUM_ACTIONS)``.  Chance (the deal, each card
 turned from the stock) is drawn by the environment from its own generator, seeded by
 ``reset(seed=...)``.  Rewards: ``±stake`` to the winner/loser at the end, 0 for tablas.
@@ -19,8 +19,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import core
-from .core import Deal
+from ..engine import find_profile
+from . import ids, observer, strings
+from .deal import Deal
 
 AGENTS = ("seat_1", "seat_2")
 _SEAT = {a: i for i, a in enumerate(AGENTS)}
@@ -31,11 +32,11 @@ def play_chance(deal: Deal, rng: random.Random) -> None:
     deal.play_chance(rng)
 
 
-def observation_of(deal: Deal, seat: int, encoder: core.SeatEncoder | None = None) -> dict[str, np.ndarray]:
+def observation_of(deal: Deal, seat: int, encoder: observer.SeatEncoder | None = None) -> dict[str, np.ndarray]:
     """The dict observation of ``seat`` (its view fields only, R21), through ``encoder``
-    (the seat's :class:`~gameweave.research.core.SeatEncoder`, kept between steps) or a
+    (the seat's :class:`~gameweave.research.observer.SeatEncoder`, kept between steps) or a
     fresh one."""
-    enc = encoder if encoder is not None else core.SeatEncoder(seat)
+    enc = encoder if encoder is not None else observer.SeatEncoder(seat)
     return {"observation": enc.encode(deal), "action_mask": enc.mask(deal)}
 
 
@@ -53,19 +54,19 @@ class ConquianAEC(AECEnv):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
-        self.rules = core.find_profile(rules).name
+        self.rules = find_profile(rules).name
         self.opener = opener
         self.stake = stake
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (core.INFO_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (core.NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(0.0, 1.0, (observer.INFO_SIZE,), np.float32),
+            "action_mask": spaces.Box(0, 1, (ids.NUM_ACTIONS,), np.int8),
         })
-        self._act_space = spaces.Discrete(core.NUM_ACTIONS)
+        self._act_space = spaces.Discrete(ids.NUM_ACTIONS)
         self._rng = random.Random()
         self.deal = Deal(self.rules, opener, stake)
-        self._encoders = (core.SeatEncoder(0), core.SeatEncoder(1))
+        self._encoders = (observer.SeatEncoder(0), observer.SeatEncoder(1))
         self._seen: list[tuple[Deal | None, int, dict[str, np.ndarray] | None]] = [(None, -1, None)] * 2
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -125,7 +126,7 @@ class ConquianAEC(AECEnv):
             self.render()
 
     def render(self) -> str | None:
-        text = core.render(self.deal)
+        text = strings.render(self.deal)
         if self.render_mode == "human":
             print(text)  # noqa: T201 - "human" rendering prints, by PettingZoo's convention
             return None
