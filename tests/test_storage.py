@@ -152,5 +152,7 @@ def test_migration_0002_upgrades_a_0001_database_with_matches_in_it(db_url):
     store = Store(db_url)
     loaded = store.load(table.match_id)
     assert loaded is not None and loaded.match.stake == 1 and loaded.match.tablas_stake == "double"
-    assert loaded.test is False and loaded.stakes() is None and loaded.target == 2
+    from gameweave.server.frames import stakes
+
+    assert loaded.test is False and stakes(loaded) is None and loaded.target == 2
     store.close()

@@ -42,15 +42,13 @@ CLOSE_CODES = {"unknown_match": 4404, "bad_token": 4401, "bad_watch_key": 4401, 
 """WebSocket close codes after a failed ``hello``."""
 
 
-class ApiError(Exception):
+class ApiError(TableError):
     """An HTTP error answered as ``{"error": {"code", "message", "params"}}`` with the
-    status of :data:`HTTP_STATUS`."""
+    status of :data:`HTTP_STATUS`: a :class:`~gameweave.tables.TableError` that no state
+    version goes with (one refusal type, one handler)."""
 
     def __init__(self, code: str, message: str, params: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = dict(params or {})
+        super().__init__(code, message, None, params)
 
 
 def error_response(code: str, message: str, status: int | None = None,
@@ -145,11 +143,7 @@ def install_handlers(app: FastAPI, on_refusal=None) -> None:
             on_refusal(code)
         return error_response(code, message, status, params)
 
-    @app.exception_handler(ApiError)
-    async def _api_error(_req: Request, exc: ApiError):
-        return refuse(exc.code, exc.message, params=exc.params)
-
-    @app.exception_handler(TableError)
+    @app.exception_handler(TableError)  # ApiError too
     async def _table_error(_req: Request, exc: TableError):
         return refuse(exc.code, exc.message, params=exc.params)
 

@@ -37,6 +37,7 @@ from ..tables import (
     Table, TableError, check_name, check_new_match, hash_token, is_phrase, new_token, secure_deck,
 )
 from .connection import Connection, dump_frame
+from .frames import spectator_frame, state_frame
 from .middleware import TokenBucket
 from .settings import MAX_FRAME
 
@@ -457,8 +458,8 @@ class Hub:
         """The state frame for ``seat`` now (a spectator's with ``seat`` -1)."""
         info = self._info(table)
         if seat < 0:
-            return table.spectator_frame(**info)
-        return table.state_frame(seat, info["online"][1 - seat], **info)
+            return spectator_frame(table, **info)
+        return state_frame(table, seat, info["online"][1 - seat], **info)
 
     def announce(self, table: Table) -> None:
         """Queue each connected seat's own state frame (R21: a seat only gets its view)

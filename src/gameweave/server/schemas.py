@@ -1,8 +1,10 @@
 """Wire schemas (pydantic): request bodies and the response model of every route.
 
-Separate from the storage rows and from :class:`~gameweave.tables.Table`: the table
-builds plain dicts, and these models describe (and check) them at the edge, so
-``/openapi.json`` documents every response.  Request bodies are strict: unknown fields
+Separate from the storage rows and from :class:`~gameweave.tables.Table`: the server
+builds plain dicts (:mod:`~gameweave.server.frames`), and these models describe (and
+check) them at the edge, so ``/openapi.json`` documents every response.  The models of
+the state frame, its view and history, the summary, the record and the replay live in
+:mod:`~gameweave.server.frame_schemas` and are exported here too.  Request bodies are strict: unknown fields
 are refused and a JSON ``"3"``, ``true`` or ``3.0`` is not a whole number (PROTOCOL §3).
 """
 
@@ -11,6 +13,12 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .frame_schemas import (
+    BotOpponent, Choice, Clock, DealOut, DealResult, EventOut, MatchInfo, PersonOpponent, Player, Progress,
+    PublicViewOut, RecordDownload, RecordOut, ReplayOut, Reveal, SeatPlayer, SeatViewOut, SnapshotOut, SnapshotSeat,
+    SpectatorViewOut, Stakes, StateFrame, Summary, TimedOut,
+)
 
 MAX_SEATS_LISTED = 200
 """Most seats in one ``POST /api/my-matches``."""
@@ -148,189 +156,18 @@ class InviteStatus(BaseModel):
     hints: bool = False
 
 
-class Stakes(BaseModel):
-    """A stakes match's balance (R20): stakes won per seat, the next deal's stake, the
-    base stake and what tablas does to it."""
-
-    points: dict[str, int]
-    current_stake: int
-    base: int
-    tablas_stake: Literal["double", "carry"]
-
-
-class Summary(BaseModel):
-    """A seat's lobby summary of one match (PROTOCOL §3.5)."""
-
-    match_id: str
-    seat: int
-    rules: str = "gameweave"
-    opponent: dict[str, Any]
-    format: str
-    target: int
-    score: dict[str, int]
-    over: bool
-    winner: int | None
-    deal_number: int
-    status: Literal["waiting_for_opponent", "your_turn", "their_turn", "deal_over", "match_over", "abandoned"]
-    table_url: str
-    created_at: str
-    stakes: Stakes | None = None
-    test: bool = False
-    players: dict[str, Player] | None = None
-    resigned: int | None = None
-    clock: int | None = None
-
-
 class MyMatchesOut(BaseModel):
     """``POST /api/my-matches`` response."""
 
     matches: list[Summary]
 
 
-class Player(BaseModel):
-    """Who plays a seat and how they are now (``match.players``, issue 10)."""
-
-    name: str | None
-    kind: Literal["person", "bot"]
-    bot: str | None
-    online: bool
-    away: bool
-    ready: bool
-
-
-class Clock(BaseModel):
-    """The server's clock (``match.clock``): seconds per decision, each seat's time bank
-    left, the seat timed now and its time left from the frame's send time."""
-
-    per_decision: float
-    bank: dict[str, float]
-    to_act: int | None
-    deadline_in_ms: int | None
-
-
-class MatchInfo(BaseModel):
-    """The ``match`` object of a state frame."""
-
-    id: str
-    rules: str
-    format: str
-    target: int
-    score: dict[str, int]
-    results: list[int | None]
-    deal_number: int
-    over: bool
-    winner: int | None
-    opponent: dict[str, Any]
-    invite_url: str | None
-    stakes: Stakes | None = None
-    test: bool = False
-    players: dict[str, Player] | None = None
-    waiting_for: list[int] = Field(default_factory=list)
-    timed_out: dict[str, int] | None = None
-    last_deal: int | None = None
-    resigned: int | None = None
-    abandoned: bool = False
-    clock: Clock | None = None
-    watch_url: str | None = None
-    spectators: int = 0
-    hints: bool = False
-
-
-class Reveal(BaseModel):
-    """A finished deal's deck order and salt."""
-
-    deck: str
-    salt: str
-
-
-class DealOut(BaseModel):
-    """The ``deal`` object of a state frame."""
-
-    number: int
-    commitment: str
-    reveal: Reveal | None
-    test: bool = False
-    resigned: int | None = None
-
-
-class Choice(BaseModel):
-    """One legal action of the seat to act, described (PROTOCOL §4.3, from its view only, R21):
-    ``id`` is the action int a client sends back, ``action`` its §VII text."""
+class HintEstimate(BaseModel):
+    """One legal action's estimate in a hint: its ``id`` (the action int, as in the state
+    frame's ``choices``), its §VII text and its chances (0..1); ``score`` = win +
+    tablas / 2, the *win chance* the page shows."""
 
     id: int
-    action: str
-    kind: Literal["meld", "table", "turn", "refuse", "throw", "force"]
-    card: str | None
-    force: list[str] | None
-    melds: list[list[str]] | None
-    uses: list[str]
-    gives_eleven: bool
-
-
-class Progress(BaseModel):
-    """Cards melded per seat and the seats one card from eleven (R16)."""
-
-    melded: dict[str, int]
-    one_from_eleven: list[int]
-
-
-class StateFrame(BaseModel):
-    """A seat's state: the WebSocket ``state`` frame and ``GET …/view`` (PROTOCOL §4.3).
-    ``view`` is the engine's ``SeatView.to_dict()``."""
-
-    type: Literal["state"]
-    version: int
-    seat: int | None
-    match: MatchInfo
-    deal: DealOut
-    view: dict[str, Any]
-    choices: list[Choice] = Field(default_factory=list)
-    progress: Progress | None = None
-
-
-class DealResult(BaseModel):
-    """How a deal ended: ``won`` (``winner`` 1 or 2) or ``tablas``; ``resigned``: the
-    seat that resigned it (the other won it), or null."""
-
-    status: str
-    winner: int | None
-    resigned: int | None = None
-
-
-class SeatPlayer(BaseModel):
-    """Who plays a seat: a person, or a bot by name; ``name`` the player's name or null."""
-
-    kind: Literal["person", "bot"]
-    bot: str | None
-    name: str | None = None
-
-
-class RecordDownload(BaseModel):
-    """``GET …/deals/{n}/record``: the §VII record with the revealed salt."""
-
-    record: dict[str, Any]
-    salt: str
-    commitment: str
-    result: DealResult
-    test: bool = False
-    seats: dict[str, SeatPlayer] | None = None
-
-
-class ReplayOut(RecordDownload):
-    """``GET …/deals/{n}/replay``: the record plus the public history and one
-    full-information snapshot per position; ``rearranging`` tells the page how melds
-    are written (R18)."""
-
-    rearranging: bool = False
-    history: list[dict[str, Any]]
-    snapshots: list[dict[str, Any]]
-    deals: int
-
-
-class HintEstimate(BaseModel):
-    """One legal action's estimate in a hint: §VII text and its chances (0..1);
-    ``score`` = win + tablas / 2, the *win chance* the page shows."""
-
     action: str
     win: float
     tablas: float
@@ -346,6 +183,8 @@ class HintOut(BaseModel):
     level: str
     estimates: list[HintEstimate]
     best: str
+    best_id: int
+    """The best action's id (the action int; ``best`` is its §VII text)."""
 
 
 class Chances(BaseModel):
@@ -364,9 +203,13 @@ class AnalysedDecision(BaseModel):
     decision: str
     legal: int
     played: str
+    played_id: int
+    """The action played, as its id (the action int; ``played`` is its §VII text)."""
     played_win_chance: float
     played_chances: Chances
     best: str
+    best_id: int
+    """The best action's id (``best`` is its §VII text)."""
     best_win_chance: float
     best_chances: Chances
     drop: float
@@ -476,9 +319,11 @@ class Ready(BaseModel):
 
 
 __all__ = [
-    "AnalysedDecision", "AnalysisOut", "BotList", "Chances", "HintEstimate", "HintOut", "Catalog", "Choice", "Clock", "JoinWithName", "Player", "CreateMatch", "ERROR_TEXT", "error_responses", "DealOut", "ErrorBody", "ErrorDetail", "GlossaryEntry", "Health",
-    "HelpOut", "HelpSection", "InviteStatus", "JoinMatch", "MAX_SEATS_LISTED", "MatchInfo", "MyMatches",
-    "MyMatchesOut", "ProfileHelp", "ProfileList", "ProfileOffer", "Progress", "Ready", "RecordDownload",
-    "ReplayOut", "SeatCreated", "SeatJoined", "SeatPlayer", "SeatRef", "StakeOffer", "Stakes", "StateFrame",
-    "Summary",
+    "AnalysedDecision", "AnalysisOut", "BotList", "BotOpponent", "Catalog", "Chances", "Choice", "Clock", "CreateMatch",
+    "DealOut", "DealResult", "ERROR_TEXT", "ErrorBody", "ErrorDetail", "EventOut", "GlossaryEntry", "Health",
+    "HelpOut", "HelpSection", "HintEstimate", "HintOut", "InviteStatus", "JoinMatch", "JoinWithName",
+    "MAX_SEATS_LISTED", "MatchInfo", "MyMatches", "MyMatchesOut", "PersonOpponent", "Player", "ProfileHelp",
+    "ProfileList", "ProfileOffer", "Progress", "PublicViewOut", "Ready", "RecordDownload", "RecordOut", "ReplayOut",
+    "Reveal", "SeatCreated", "SeatJoined", "SeatPlayer", "SeatRef", "SeatViewOut", "SnapshotOut", "SnapshotSeat",
+    "SpectatorViewOut", "StakeOffer", "Stakes", "StateFrame", "Summary", "TimedOut", "error_responses",
 ]

@@ -21,7 +21,7 @@ can be added to their table under the profile's rules (R12 / R18).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol, TypedDict
 
 from ..engine import (
     CARD_NAMES, FORCE_ANY, SeatView, find_profile, flow_for, force_of, format_action, is_forcing,
@@ -36,7 +36,37 @@ KINDS = {MELD: "meld", TURN_KIND: "turn", REFUSE_KIND: "refuse", THROW_KIND: "th
 
 
 def _low(mask: int) -> int:
+    # NOTE: the engine's own copy (state.py, flow.py) gets one public helper in
+    # engine/cards.py (house issue, the "engine" helper); use it here once it lands.
     return mask & -mask
+
+
+class ChoiceWire(TypedDict):
+    """A choice on the wire (PROTOCOL §4.3, :meth:`Choice.to_dict`; ``schemas.Choice``
+    documents and checks it): cards as canonical names."""
+
+    id: int
+    action: str
+    kind: str
+    card: str | None
+    force: list[str] | None
+    melds: list[list[str]] | None
+    uses: list[str]
+    gives_eleven: bool
+
+
+class ProgressWire(TypedDict):
+    """The wire ``progress`` object (:func:`progress`; ``schemas.Progress``)."""
+
+    melded: dict[str, int]
+    one_from_eleven: list[int]
+
+
+class Counts(Protocol):
+    """What :func:`progress` reads of a view: a seat's or a spectator's."""
+
+    @property
+    def table_counts(self) -> tuple[int, int]: ...
 
 
 @dataclass(frozen=True)
@@ -73,7 +103,7 @@ class Choice:
         """True for ``meld`` and ``table`` choices."""
         return self.kind in ("meld", "table")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ChoiceWire:
         """The wire form (PROTOCOL §4.3): ``id`` the action int (what a client sends back),
         ``action`` its §VII text; cards as canonical names, null where none."""
         return {
@@ -162,19 +192,19 @@ def seat_choices(view: SeatView) -> list[Choice]:
     return [choice_of(view, a) for a in view.legal]
 
 
-def one_from_eleven(view: SeatView) -> list[int]:
+def one_from_eleven(view: Counts) -> list[int]:
     """Seat indexes (0/1) holding ten cards on the table: one card from winning (R16)."""
     return [s for s in (0, 1) if view.table_counts[s] == WIN_COUNT - 1]
 
 
-def progress(view: SeatView) -> dict[str, Any]:
+def progress(view: Counts) -> ProgressWire:
     """The wire ``progress`` object: ``{"melded": {"1": n, "2": n}, "one_from_eleven":
-    [seat numbers]}`` (R16; public counts only)."""
+    [seat numbers]}`` (R16; public counts only), for a seat's view or a spectator's."""
     return {
         "melded": {"1": view.table_counts[0], "2": view.table_counts[1]},
         "one_from_eleven": [s + 1 for s in one_from_eleven(view)],
     }
 
 
-__all__ = ["Choice", "KINDS", "choice_of", "melding_card", "one_from_eleven", "progress", "seat_choices",
+__all__ = ["Choice", "ChoiceWire", "Counts", "KINDS", "ProgressWire", "choice_of", "melding_card", "one_from_eleven", "progress", "seat_choices",
            "table_after"]

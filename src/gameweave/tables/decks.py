@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..engine import GameweaveError, validate_deck
-from .table import secure_deck
+from .secrets import secure_deck
 
 
 class TestDeckError(ValueError):

@@ -17,25 +17,105 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from .. import i18n
 from ..engine import MATCH_FORMATS, PROFILE_NAMES, TABLAS_STAKES, OptionError, Rules, find_profile, match_options
 from ..engine.match import MAX_STAKE, MAX_TARGET
 
 
+class HelpStructure(TypedDict):
+    """``help.json``: each profile's section ids, the glossary's term ids, the tips' ids
+    and the terminal's message keys, in order."""
+
+    profiles: dict[str, list[str]]
+    glossary: list[str]
+    tips: list[str]
+    terminal: list[str]
+
+
+class Section(TypedDict):
+    """One section of a profile's help: its title and text."""
+
+    title: str
+    text: str
+
+
+class ProfileHelp(TypedDict):
+    """A profile's title, one-line summary and help sections."""
+
+    title: str
+    summary: str
+    sections: list[Section]
+
+
+class Term(TypedDict):
+    """One glossary entry: the term and what it means."""
+
+    term: str
+    text: str
+
+
+class HelpWire(TypedDict):
+    """The ``GET /api/help`` body (``schemas.HelpOut``)."""
+
+    profiles: dict[str, ProfileHelp]
+    glossary: list[Term]
+    tips: list[str]
+
+
+class HelpData(HelpWire):
+    """:func:`help_data`: the wire body plus the terminal's words by key."""
+
+    terminal: dict[str, str]
+
+
+class StakeOffer(TypedDict):
+    """The stakes a profile offers (R20)."""
+
+    default: int
+    max: int
+    tablas_stake: list[str]
+    default_tablas_stake: str
+
+
+class ProfileOffer(TypedDict):
+    """One entry of ``GET /api/profiles`` (``schemas.ProfileOffer``)."""
+
+    name: str
+    title: str
+    summary: str
+    rearranging: bool
+    force_back: bool
+    max_sequence: int | None
+    formats: list[str]
+    default_format: str
+    default_target: int
+    max_target: int
+    stake: StakeOffer | None
+
+
+class MatchOptions(TypedDict):
+    """A new match's full R20 options (:func:`~gameweave.engine.match.match_options`)."""
+
+    match: str
+    target: int
+    stake: int
+    tablas_stake: str
+
+
 @cache
-def help_structure() -> dict[str, Any]:
+def help_structure() -> HelpStructure:
     """The parsed ``help.json``: ``{"profiles": {name: [section ids]}, "glossary": [term
     ids], "tips": [tip ids], "terminal": [keys]}``.  Raises :class:`OSError`/``ValueError``
     only if the package is broken."""
     text = files("gameweave.tables").joinpath("help.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: HelpStructure = json.loads(text)
     return data
 
 
 @cache
-def help_data(lang: str = "en") -> dict[str, Any]:
+def help_data(lang: str = "en") -> HelpData:
     """How to play in ``lang`` (``es`` or ``en``; :class:`~gameweave.i18n.UnknownLanguage`
     otherwise), from the catalogs in the order of ``help.json``: ``{"profiles": {name:
     {"title", "summary", "sections": [{"title", "text"}]}}, "glossary": [{"term", "text"}],
@@ -53,7 +133,7 @@ def help_data(lang: str = "en") -> dict[str, Any]:
     }
 
 
-def help_for_wire(lang: str = "en") -> dict[str, Any]:
+def help_for_wire(lang: str = "en") -> HelpWire:
     """The ``GET /api/help`` body in ``lang``: the profiles' help, the glossary and the tips."""
     data = help_data(lang)
     return {"profiles": data["profiles"], "glossary": data["glossary"], "tips": data["tips"]}
@@ -67,7 +147,7 @@ def formats_of(rules: Rules) -> list[str]:
     return [rules.match] + [f for f in allowed if f != rules.match]
 
 
-def profile_offers(name: str) -> dict[str, Any]:
+def profile_offers(name: str) -> ProfileOffer:
     """One entry of ``GET /api/profiles`` (see PROTOCOL §3.7): name, title, summary,
     ``rearranging``, ``force_back``, ``formats``, ``default_format``, ``default_target``
     and ``stake`` (``{"default", "max", "tablas_stake", "default_tablas_stake"}`` where
@@ -75,7 +155,7 @@ def profile_offers(name: str) -> dict[str, Any]:
     rules = find_profile(name)
     words = help_data()["profiles"][rules.name]
     formats = formats_of(rules)
-    stake = None
+    stake: StakeOffer | None = None
     if "stakes" in formats:
         stake = {"default": rules.stake, "max": MAX_STAKE, "tablas_stake": list(TABLAS_STAKES),
                  "default_tablas_stake": rules.tablas_stake}
@@ -88,13 +168,13 @@ def profile_offers(name: str) -> dict[str, Any]:
     }
 
 
-def all_profile_offers() -> list[dict[str, Any]]:
+def all_profile_offers() -> list[ProfileOffer]:
     """``GET /api/profiles``: :func:`profile_offers` of every canonical profile, default first."""
     return [profile_offers(n) for n in PROFILE_NAMES]
 
 
 def check_new_match(rules: Rules | str, fmt: str | None = None, target: int | None = None,
-                    stake: int | None = None, tablas_stake: str | None = None) -> dict[str, Any]:
+                    stake: int | None = None, tablas_stake: str | None = None) -> MatchOptions:
     """The full options of a new match of ``rules`` (R20): ``{"match", "target", "stake",
     "tablas_stake"}``; what is not given is the profile's default.
 
@@ -116,8 +196,9 @@ def check_new_match(rules: Rules | str, fmt: str | None = None, target: int | No
     for key, value in (("target", target), ("stake", stake), ("tablas_stake", tablas_stake)):
         if value is not None:
             given[key] = value
-    return match_options(profile, given)
+    return cast(MatchOptions, match_options(profile, given))
 
 
-__all__ = ["all_profile_offers", "check_new_match", "formats_of", "help_data", "help_for_wire", "help_structure",
+__all__ = ["HelpData", "HelpStructure", "HelpWire", "MatchOptions", "ProfileHelp", "ProfileOffer", "Section",
+           "StakeOffer", "Term", "all_profile_offers", "check_new_match", "formats_of", "help_data", "help_for_wire", "help_structure",
            "profile_offers"]

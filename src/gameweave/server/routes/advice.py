@@ -21,6 +21,7 @@ from ...engine import GameRecord, format_action, seat_view
 from ...tables.choices import choice_of
 from ..deps import HubDep, SeatDep
 from ..errors import ApiError
+from ..frames import record_download
 from ..schemas import AnalysisOut, HintOut, error_responses
 
 router = APIRouter(prefix="/api/matches/{match_id}", tags=["advice"],
@@ -37,7 +38,7 @@ _cache_lock = threading.Lock()
 
 
 def _estimate_out(e: Any) -> dict[str, Any]:
-    return {"action": format_action(e.action), "win": round(e.win, 4), "tablas": round(e.tablas, 4),
+    return {"id": e.action, "action": format_action(e.action), "win": round(e.win, 4), "tablas": round(e.tablas, 4),
             "loss": round(e.loss, 4), "score": round(e.score, 4)}
 
 
@@ -59,7 +60,7 @@ async def get_hint(seat_of: SeatDep, hub: HubDep) -> dict:
         seed = (table.deal.number * 100_003 + version) % (2 ** 31)
     est = await run_in_threadpool(hint, view, HINT_LEVEL, seed)
     return {"version": version, "level": HINT_LEVEL, "estimates": [_estimate_out(e) for e in est],
-            "best": format_action(est[0].action)}
+            "best": format_action(est[0].action), "best_id": est[0].action}
 
 
 def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
@@ -74,6 +75,7 @@ def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
     # the best alternative described as data by the one module that describes choices
     views = {step: view for step, view, _ in record_views(rec)}
     for d, d_out in zip(analysis.decisions, out["decisions"]):
+        d_out["played_id"], d_out["best_id"] = d.played.action, d.best.action
         d_out["best_choice"] = choice_of(views[d.step], d.best.action).to_dict()
     with _cache_lock:
         _cache[key] = out
@@ -90,7 +92,7 @@ async def get_analysis(n: int, seat_of: SeatDep) -> dict:
     decision is judged from the deciding seat's view then (R21).  Cached per deal.
     ``unknown_deal`` (404), ``deal_not_over`` (409)."""
     table, _seat = seat_of
-    download = table.record(n)
+    download = record_download(table, n)
     return {"deal": n, **await run_in_threadpool(_analysis, (table.match_id, n), download["record"])}
 
 

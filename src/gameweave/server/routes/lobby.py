@@ -9,6 +9,7 @@ from ...bots import bot_names, level_names
 from ... import i18n
 from ..deps import HubDep
 from ..errors import ApiError
+from ..frames import invite_url, summary
 from ..hub import invite_problem
 from ...tables import all_profile_offers, help_for_wire
 from ..schemas import (
@@ -69,7 +70,7 @@ async def create_match(body: CreateMatch, hub: HubDep) -> dict:
                                     clock=body.clock, hints=body.hints)
     return {
         "match_id": table.match_id, "seat": 1, "token": token,
-        "invite_url": table.invite_url(), "table_url": f"/table/{table.match_id}",
+        "invite_url": invite_url(table), "table_url": f"/table/{table.match_id}",
     }
 
 
@@ -103,5 +104,5 @@ async def my_matches(body: MyMatches, hub: HubDep) -> dict:
     for ref in body.seats:
         table, seat = await hub.seat_for_token(ref.match_id, ref.token)
         if table is not None and seat >= 0:
-            out.append(table.summary(seat))
+            out.append(summary(table, seat))
     return {"matches": out}

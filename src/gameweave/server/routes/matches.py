@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from ..deps import HubDep, SeatDep
+from ..frames import invite_url, record_download, summary
 from ..replay import replay_steps
 from ..schemas import RecordDownload, ReplayOut, SeatCreated, StateFrame, Summary, error_responses
 
@@ -18,7 +19,7 @@ async def get_match(seat_of: SeatDep, hub: HubDep) -> dict:
     """The seat's summary of one match (one entry of ``POST /api/my-matches``)."""
     table, seat = seat_of
     async with hub.lock(table.match_id):
-        return table.summary(seat)
+        return summary(table, seat)
 
 
 @router.get("/view", response_model=StateFrame)
@@ -33,7 +34,7 @@ async def get_view(seat_of: SeatDep, hub: HubDep) -> dict:
 async def get_record(n: int, seat_of: SeatDep) -> dict:
     """A finished deal's §VII record with the revealed deck, salt and commitment."""
     table, _seat = seat_of
-    return table.record(n)
+    return record_download(table, n)
 
 
 @router.get("/deals/{n}/replay", response_model=ReplayOut, responses=error_responses(409))
@@ -42,7 +43,7 @@ async def get_replay(n: int, seat_of: SeatDep) -> dict:
     ``snapshots`` (one more than the actions), ``seats`` (who plays each seat) and
     ``deals`` (the match's deals so far).  Only once deal ``n`` has ended."""
     table, _seat = seat_of
-    return {**replay_steps(table.record(n)), "deals": len(table.deals)}
+    return replay_steps(table, n)
 
 
 @router.post("/rematch", status_code=201, response_model=SeatCreated)
@@ -54,5 +55,5 @@ async def rematch(seat_of: SeatDep, hub: HubDep) -> dict:
     new, token = await hub.rematch(table, seat)
     return {
         "match_id": new.match_id, "seat": 1, "token": token,
-        "invite_url": new.invite_url(), "table_url": f"/table/{new.match_id}",
+        "invite_url": invite_url(new), "table_url": f"/table/{new.match_id}",
     }
