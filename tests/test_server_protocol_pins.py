@@ -1,6 +1,6 @@
 """What PROTOCOL says where it used to say two things (issue 18): a second ``next_deal``
-(§4.1, §4.2), ``null`` in a create request (§3.2), and which error frames carry the
-state version (§4.4)."""
+(§4.1, §4.2), ``null`` in a create request (§3.2), which error frames carry the state
+version (§4.4), and how often ``rate_limited`` is said (§5)."""
 
 from __future__ import annotations
 
@@ -111,6 +111,24 @@ def test_errors_about_the_frame_itself_carry_no_version(client, friend_match, ws
     s1.ws.send_text("x" * (64 * 1024 + 1))
     err = s1.recv()
     assert err["code"] == "too_large" and "version" not in err
+
+
+def test_rate_limited_is_said_for_the_first_refused_frame_and_every_20th_then_the_flood_closes(
+        tmp_path, table_server, friend_match, ws_seat):
+    from starlette.websockets import WebSocketDisconnect
+
+    client = table_server(f"sqlite:///{tmp_path / 'flood.db'}", ws_burst=1, ws_rate=0.001)
+    m1, _m2 = friend_match(client)
+    s1 = ws_seat(client, m1["match_id"], 1, m1["token"])
+    for _ in range(201):  # the first takes the one token; 200 are refused
+        s1.send({"type": "ping"})
+    got = []
+    with pytest.raises(WebSocketDisconnect) as exc:
+        while True:
+            got.append(s1.recv())
+    limited = {"type": "error", "code": "rate_limited", "message": "too many frames; slow down", "params": {}}
+    assert got == [{"type": "pong"}] + [limited] * 11  # refused frames 1, 20, 40, …, 200
+    assert exc.value.code == 1008 and exc.value.reason == "flood"
 
 
 def test_a_spectators_refusal_carries_no_version(client, friend_match):

@@ -122,7 +122,7 @@ def test_a_client_that_answers_no_ping_is_closed_with_1008(tmp_path):
     assert "client too slow" in node.stderr()
 
 
-def test_sigterm_closes_seat_and_spectator_sockets_with_1001(tmp_path):
+def test_sigterm_closes_seat_and_spectator_sockets_with_1001_and_1_mib_frames_get_1009(tmp_path):
     node = start(tmp_path)
     m = httpx.post(node.url + "/api/matches", json={"opponent": "friend"}).json()
     seat = RawWs("127.0.0.1", node.port, f"/ws/{m['match_id']}", rcvbuf=1 << 20)
@@ -131,6 +131,9 @@ def test_sigterm_closes_seat_and_spectator_sockets_with_1001(tmp_path):
     spectator = RawWs("127.0.0.1", node.port, f"/ws/{m['match_id']}", rcvbuf=1 << 20)
     spectator.send({"type": "hello", "watch": key})
     assert spectator.json()["seat"] is None
+    big = RawWs("127.0.0.1", node.port, f"/ws/{m['match_id']}", rcvbuf=1 << 20)
+    big.send("x" * (1024 * 1024 + 1))  # over 1 MiB: the WebSocket layer closes it
+    assert big.close_code(timeout=10)[0] == 1009
     t0 = time.monotonic()
     node.proc.terminate()
     try:
