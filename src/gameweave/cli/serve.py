@@ -254,7 +254,7 @@ def verify(
                + ("" if stated is None else " (as the file's result says)"))
 
 
-def _check_commitment(rec, salt: str, commitment: str, label: str = "") -> None:
+def _check_commitment(rec: Any, salt: str, commitment: str, label: str = "") -> None:
     """Print ``commitment OK`` or fail (exit 1) when sha256(deck + " " + salt) differs."""
     from ..tables import commitment as commit_of, deck_text
 
@@ -271,7 +271,7 @@ def _check_commitment(rec, salt: str, commitment: str, label: str = "") -> None:
     typer.echo(f"{label}commitment OK: sha256(deck + ' ' + salt) = {want}")
 
 
-def _verify_match(rec, obj: dict) -> None:
+def _verify_match(rec: Any, obj: dict[str, Any]) -> None:
     """Verify a match record (§VII, R20): each deal's commitment where the deal carries
     one, the replay of every deal, and the match's count."""
     from ..engine import GameweaveError, ReplayError

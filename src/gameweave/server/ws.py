@@ -2,7 +2,8 @@
 
 Every frame gets an answer or is a documented silent case; no frame a client sends drops
 the socket (except the flood limit, 1008) or prints a traceback: an unexpected failure
-while handling one frame is one plain log line and a ``server_error`` frame.
+while handling one frame is one plain log line and a ``server_error`` frame.  A client
+that does not read is closed by its :class:`~.connection.Connection`'s writer (1008).
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, NamedTuple
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from ..tables import Table, TableError
 from .errors import CLOSE_CODES
-from .connection import Connection
+from .connection import SEND_TIMEOUT, Connection
 from .hub import Hub
 from .middleware import TokenBucket
 from .settings import MAX_FRAME, Settings
@@ -51,7 +52,7 @@ async def _send_now(ws: WebSocket, frame: dict[str, Any]) -> None:
         pass
 
 
-def parse_frame(msg: dict[str, Any]) -> tuple[dict[str, Any] | None, str, str]:
+def parse_frame(msg: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str, str]:
     """Decode one received WebSocket message: ``(object, "", "")`` or
     ``(None, error_code, error_message)``.  Checks, in order: a text frame, at most 64 KiB,
     JSON (numbers under 4,300 digits, nesting a few hundred deep), an object, a known
@@ -138,10 +139,11 @@ def _refuser(hub: Hub) -> Callable[[str], None]:
 
 
 async def _hang_up(conn: Connection, writer: asyncio.Task[None]) -> None:
-    """Close ``conn`` and give its writer task 5 s to flush, else cancel it."""
+    """Close ``conn`` and give its writer task time to flush (a frame and the close frame
+    may each wait ``SEND_TIMEOUT``), else cancel it."""
     conn.close(1000, "bye")
     try:
-        await asyncio.wait_for(writer, 5)
+        await asyncio.wait_for(writer, 2 * SEND_TIMEOUT + 1)
     except Exception:
         writer.cancel()
 
@@ -182,7 +184,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str, settings: Setting
         await _serve(hub, conn, hello.table, settings, refused, _seat_frame(hub, conn, hello.table, refused))
 
 
-async def read_hello(hub: Hub, match_id: str, msg: dict[str, Any]) -> Hello:
+async def read_hello(hub: Hub, match_id: str, msg: Mapping[str, Any]) -> Hello:
     """Read a socket's first message (PROTOCOL §4.1): a seat's ``hello`` with its token,
     or a spectator's with the match's watch key (compared in constant time); with several
     nodes a token that seat 2 got on another node a moment ago is looked up there."""
@@ -210,7 +212,7 @@ async def read_hello(hub: Hub, match_id: str, msg: dict[str, Any]) -> Hello:
         table = (await hub.seat_for_token(match_id, token))[0] or table
     if not table.token_ok(s - 1, token):
         return Hello(table, None, code="bad_token", message=f"that token does not hold seat {s} of this match")
-    return Hello(table, s - 1, token=token)
+    return Hello(table, s - 1, token=str(token))
 
 
 async def _refuse_hello(ws: WebSocket, refused: Callable[[str], None], code: str, message: str, reason: str) -> None:
