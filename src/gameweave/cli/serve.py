@@ -7,10 +7,14 @@ import errno
 import json
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from .app import app
+
+if TYPE_CHECKING:
+    from ..server.settings import Settings
 
 
 @app.command()
@@ -50,22 +54,28 @@ def serve(
     ),
 ) -> None:
     """Start the table server: matches against bots or friends, in the browser."""
-    import uvicorn
+    settings = _settings(database_url=database_url, data_dir=data_dir, redis_url=redis_url,
+                         redis_prefix=redis_prefix, node_id=node_id, bot_delay=bot_delay,
+                         log_format=log_format, test_decks=test_decks, abandon_after_days=abandon_after_days)
+    sock = _listen_socket(host, port)  # before anything is printed: a taken port is one line
+    port = sock.getsockname()[1]
+    application = _open_app(settings, sock)
+    _say_where(application, settings, host, port)
+    _run(application, settings, sock, host, port, log_level)
+
+
+def _settings(**values: Any) -> Settings:
+    """The server's :class:`Settings` from the command's options (``None``: not given, so
+    the environment's or the default); exits with status 2 and one ``error: …`` line when
+    one is not valid, or when Redis is asked for without PostgreSQL or does not answer."""
     from pydantic import ValidationError
 
-    from ..server import create_app
-    from ..server.logs import log_config
     from ..server.settings import Settings
-    from ..storage import StorageError
-    from ..tables import TestDeckError
 
-    if log_format not in ("text", "json"):
-        typer.echo(f"error: --log-format must be text or json, not {log_format[:20]!r}", err=True)
+    if values["log_format"] not in ("text", "json"):
+        typer.echo(f"error: --log-format must be text or json, not {values['log_format'][:20]!r}", err=True)
         raise typer.Exit(2)
     try:
-        values = {"database_url": database_url, "data_dir": data_dir, "redis_url": redis_url,
-                  "redis_prefix": redis_prefix, "node_id": node_id, "bot_delay": bot_delay,
-                  "log_format": log_format, "test_decks": test_decks, "abandon_after_days": abandon_after_days}
         settings = Settings(**{k: v for k, v in values.items() if v is not None})
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -76,23 +86,31 @@ def serve(
             typer.echo("error: --redis-url needs a shared database: give --database-url postgresql+psycopg://…", err=True)
             raise typer.Exit(2)
         _check_redis(settings.redis_url)
+    return settings
 
-    sock = _listen_socket(host, port)  # before anything is printed: a taken port is one line
-    port = sock.getsockname()[1]
+
+def _open_app(settings: Settings, sock: socket.socket) -> Any:
+    """The ASGI app (its database opened); on a bad test-deck file or a database that
+    cannot be opened, closes ``sock`` and exits with status 2 and one ``error: …`` line."""
+    from ..server import create_app
+    from ..storage import StorageError
+    from ..tables import TestDeckError
+
     try:
-        application = create_app(settings=settings)
+        return create_app(settings=settings)
     except TestDeckError as exc:
-        sock.close()
-        typer.echo(f"error: {exc.message}", err=True)
-        raise typer.Exit(2) from None
+        message = exc.message
     except (StorageError, OSError) as exc:
-        sock.close()
-        typer.echo(f"error: cannot open the database: {exc}", err=True)
-        raise typer.Exit(2) from None
+        message = f"cannot open the database: {exc}"
     except Exception as exc:  # e.g. an unreachable PostgreSQL server
-        sock.close()
-        typer.echo(f"error: cannot open the database: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", err=True)
-        raise typer.Exit(2) from None
+        message = f"cannot open the database: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    sock.close()
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _say_where(application: Any, settings: Settings, host: str, port: int) -> None:
+    """Print the address, the database, test decks and Redis sharing (stdout)."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     typer.echo(f"Gameweave table server: open http://{shown}:{port}/  (API docs: /docs)")
     typer.echo(f"Database: {application.state.database}")
@@ -103,10 +121,23 @@ def serve(
                    "(no fair-shuffle claim). Do not use this for real play.")
     if settings.redis_url:
         typer.echo(f"Node {settings.node_id}: sharing matches through Redis (prefix {settings.redis_prefix!r})")
+
+
+def _run(application: Any, settings: Settings, sock: socket.socket, host: str, port: int, log_level: str) -> None:
+    """Serve ``application`` on ``sock`` under uvicorn until SIGTERM/SIGINT.  WebSockets
+    use :func:`~gameweave.server.transport.protocol_class` (a close frame even to a client
+    that does not read, 1008 for one that answers no ping, 1001 at shutdown), 1 MiB
+    frames at most, no compression."""
+    import uvicorn
+
+    from ..server.logs import log_config
+    from ..server.transport import protocol_class
+
     config = uvicorn.Config(
         application, host=host, port=port, log_level=log_level,
         log_config=log_config(settings.log_format, log_level, settings.node_id),
-        ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False,
+        ws=protocol_class() or "auto", ws_max_size=1024 * 1024, ws_per_message_deflate=False,
+        ws_ping_interval=settings.ws_ping_interval_s, ws_ping_timeout=settings.ws_ping_timeout_s, access_log=False,
     )
     uvicorn.Server(config).run(sockets=[sock])
 
@@ -223,7 +254,7 @@ def verify(
                + ("" if stated is None else " (as the file's result says)"))
 
 
-def _check_commitment(rec, salt: str, commitment: str, label: str = "") -> None:
+def _check_commitment(rec: Any, salt: str, commitment: str, label: str = "") -> None:
     """Print ``commitment OK`` or fail (exit 1) when sha256(deck + " " + salt) differs."""
     from ..tables import commitment as commit_of, deck_text
 
@@ -240,7 +271,7 @@ def _check_commitment(rec, salt: str, commitment: str, label: str = "") -> None:
     typer.echo(f"{label}commitment OK: sha256(deck + ' ' + salt) = {want}")
 
 
-def _verify_match(rec, obj: dict) -> None:
+def _verify_match(rec: Any, obj: dict[str, Any]) -> None:
     """Verify a match record (§VII, R20): each deal's commitment where the deal carries
     one, the replay of every deal, and the match's count."""
     from ..engine import GameweaveError, ReplayError

@@ -1,17 +1,40 @@
-"""One WebSocket of a seat or a spectator: an outgoing queue drained by a writer task."""
+"""One WebSocket of a seat or a spectator: an outgoing queue drained by a writer task.
+
+A client that does not read is closed by its writer with ``1008`` "client too slow"
+(PROTOCOL §4.4), seats and spectators alike: when :data:`MAX_QUEUED` frames or
+:data:`MAX_QUEUED_BYTES` bytes wait in its queue, or when one frame cannot be handed to
+the connection within :data:`SEND_TIMEOUT` seconds (the TCP buffers are full).  The
+frames still queued are dropped; the close frame follows what the socket already holds.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from typing import Any
 
+log = logging.getLogger("gameweave.server")
+
+MAX_QUEUED = 1000
+"""Frames waiting in one connection's queue before the client is too slow (1008)."""
+
+MAX_QUEUED_BYTES = 1 << 20
+"""Bytes of frames (1 MiB) waiting in one connection's queue before the client is too slow."""
+
+SEND_TIMEOUT = 5.0
+"""Seconds one frame (or the close frame) may wait for the connection to take it."""
+
+TOO_SLOW = (1008, "client too slow")
+"""The close code and reason of a client that does not read."""
+
 
 class Connection:
-    """One seat's WebSocket: an outgoing queue drained by a writer task, so that frames
-    reach the client in the order they were announced and a slow client never blocks
-    its match.  ``gen`` is the seat generation of its ``hello`` (several nodes)."""
+    """One seat's (or spectator's) WebSocket: an outgoing queue drained by a writer
+    task, so that frames reach the client in the order they were announced and a slow
+    client never blocks its match.  ``seat`` is 0 or 1, -1 for a spectator; ``gen`` is
+    the seat generation of its ``hello`` (several nodes)."""
 
     def __init__(self, websocket: Any, match_id: str, seat: int, token: str):
         self.ws = websocket
@@ -21,20 +44,23 @@ class Connection:
         self.gen = 0
         self.last_seen = time.monotonic()
         self.touched = 0.0
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=1000)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued_bytes = 0
         self.closed = False
         self.close_code: int | None = None
         self.close_reason = ""
 
     def send(self, frame: dict[str, Any] | str) -> None:
-        """Queue a frame (JSON-encoded now, so it is a snapshot of this moment)."""
+        """Queue a frame (JSON-encoded now, so it is a snapshot of this moment); a
+        client with too much waiting is closed with 1008 instead."""
         if self.closed:
             return
         text = frame if isinstance(frame, str) else dump_frame(frame)
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.close(1008, "client too slow")
+        if self.queue.qsize() >= MAX_QUEUED or self.queued_bytes + len(text) > MAX_QUEUED_BYTES:
+            self._too_slow("frames pile up")
+            return
+        self.queued_bytes += len(text)
+        self.queue.put_nowait(text)
 
     def close(self, code: int, reason: str) -> None:
         """Ask the writer to close the socket after the frames already queued."""
@@ -43,24 +69,40 @@ class Connection:
         self.closed = True
         self.close_code = code
         self.close_reason = reason
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:  # pragma: no cover - close anyway
-            pass
+        self.queue.put_nowait(None)
+
+    def _too_slow(self, why: str) -> None:
+        """The client does not read: drop what waits and close with 1008."""
+        if self.closed and self.close_code == TOO_SLOW[0]:
+            return
+        who = "spectator" if self.seat < 0 else f"seat {self.seat + 1}"
+        log.warning("match %s %s: client too slow (%s); closing (1008)", self.match_id, who, why)
+        self.closed = True
+        self.close_code, self.close_reason = TOO_SLOW
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait(None)
 
     async def writer(self) -> None:
-        """Send queued frames until closed."""
+        """Send queued frames until closed, then send the close frame."""
         try:
             while True:
                 text = await self.queue.get()
                 if text is None:
                     break
-                await self.ws.send_text(text)
+                self.queued_bytes -= len(text)
+                try:
+                    await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+                except TimeoutError:
+                    self._too_slow(f"a frame waited {SEND_TIMEOUT:g} s")
+                    break
         except Exception:  # the socket went away; the reader notices too
             self.closed = True
             return
         try:
-            await self.ws.close(code=self.close_code or 1000, reason=self.close_reason)
+            await asyncio.wait_for(self.ws.close(code=self.close_code or 1000, reason=self.close_reason),
+                                   SEND_TIMEOUT)
         except Exception:
             pass
 
@@ -70,4 +112,4 @@ def dump_frame(frame: dict[str, Any]) -> str:
     return json.dumps(frame, separators=(",", ":"))
 
 
-__all__ = ["Connection", "dump_frame"]
+__all__ = ["MAX_QUEUED", "MAX_QUEUED_BYTES", "SEND_TIMEOUT", "TOO_SLOW", "Connection", "dump_frame"]

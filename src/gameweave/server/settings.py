@@ -52,6 +52,9 @@ class Settings(BaseSettings):
         abandon_after_days: a match with no move for this many days is closed as
             abandoned (checked on load and by a sweep).
         phrase_interval_s: least seconds between two quick phrases of one seat.
+        ws_ping_interval_s, ws_ping_timeout_s: ``gameweave serve`` pings every socket
+            this often; one that has not answered within the timeout does not read and
+            is closed with 1008 "client too slow" (PROTOCOL §4.4).
     """
 
     model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
@@ -76,6 +79,8 @@ class Settings(BaseSettings):
     clock_scale: float = Field(1.0, gt=0, le=1.0)
     abandon_after_days: float = Field(7.0, gt=0)
     phrase_interval_s: float = Field(3.0, ge=0)
+    ws_ping_interval_s: float = Field(20.0, gt=0)
+    ws_ping_timeout_s: float = Field(20.0, gt=0)
 
 
 __all__ = ["MAX_FRAME", "Settings"]

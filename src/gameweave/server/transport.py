@@ -1,0 +1,108 @@
+"""The WebSocket protocol ``gameweave serve`` gives uvicorn: uvicorn's own (websockets,
+sans-I/O) with the four changes PROTOCOL §4.4 needs.
+
+* **A close frame is written even while the client does not read.**  uvicorn makes
+  every ASGI send, the close included, wait until the TCP write buffer drains; for a
+  client that stopped reading that is never, so our writer's ``1008`` "client too slow"
+  (:mod:`.connection`) would wait until the keepalive gave up with ``1011``.  Here the
+  close frame goes behind what is already buffered, at once.
+* **The send buffer of a socket is bounded** (:data:`SEND_BUFFER`), so a client that
+  does not read holds at most that much of the kernel's memory and is noticed after that
+  many bytes, not after the ~4 MB a loopback socket grows to.
+* **A client that answers no ping is too slow too.**  The server pings every
+  ``ws_ping_interval_s`` seconds (Settings, 20); a client that has not answered within
+  ``ws_ping_timeout_s`` (20) does not read (or is gone): it is closed with ``1008`` "client
+  too slow" like the ones our writer catches, not uvicorn's ``1011`` "keepalive ping
+  timeout", and by the closing handshake (what it still sends is read and dropped for a
+  while), so that a client that reads again finds the close frame.
+* **Shutdown says ``1001`` "server shutting down"** (uvicorn says ``1012``): SIGTERM
+  closes every seat and spectator socket so.
+
+:func:`protocol_class` is ``None`` where uvicorn has no sans-I/O websockets protocol
+(uvicorn's default is used then, without these changes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from typing import Any
+
+from .connection import TOO_SLOW
+
+log = logging.getLogger("gameweave.server")
+
+SEND_BUFFER = 256 * 1024
+"""``SO_SNDBUF`` of every WebSocket connection, in bytes."""
+
+SHUTDOWN = (1001, "server shutting down")
+"""The close code and reason every socket gets when the server stops (SIGTERM)."""
+
+
+def protocol_class() -> type[asyncio.Protocol] | None:
+    """The protocol class for ``uvicorn.Config(ws=…)``, or ``None`` (uvicorn without
+    ``websockets_sansio_impl``, or without the ``websockets`` package)."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    except ImportError:  # pragma: no cover - older uvicorn / no websockets
+        return None
+
+    class GameweaveWebSocketProtocol(WebSocketsSansIOProtocol):
+        """uvicorn's sans-I/O WebSocket protocol with the changes above."""
+
+        def connection_made(self, transport: Any) -> None:
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                try:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+                except OSError:  # pragma: no cover - not a TCP socket
+                    pass
+            super().connection_made(transport)
+
+        async def send(self, message: Any) -> None:
+            if message["type"] != "websocket.close" or self.writable.is_set() or not self.handshake_complete:
+                await super().send(message)
+                return
+            # the client does not read: write the close frame behind the buffered ones now
+            # (with ``writable`` set, the base send runs to its end without suspending)
+            self.writable.set()
+            try:
+                await super().send(message)
+            finally:
+                if not self.disconnected:
+                    self.writable.clear()
+
+        def keepalive_timeout(self) -> None:
+            self.pong_timer = None
+            self.pending_ping_payload = None
+            if self.close_sent or self.transport.is_closing():
+                return
+            log.warning("websocket %s: no answer to a ping in %g s: client too slow; closing (1008)",
+                        f"{self.client[0]}:{self.client[1]}" if self.client else "?", self.ping_timeout)
+            # as an ASGI close does: the app hears it, the close frame goes out, the socket
+            # waits for the client's close (what it sends meanwhile is dropped)
+            self.queue.put_nowait({"type": "websocket.disconnect", "code": TOO_SLOW[0], "reason": TOO_SLOW[1]})
+            self.conn.send_close(*TOO_SLOW)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.close_sent = True
+            if self.read_paused:
+                self.read_paused = False
+                self.transport.resume_reading()
+            self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
+
+        def shutdown(self) -> None:
+            if not self.handshake_complete or self.close_sent:
+                super().shutdown()
+                return
+            # as uvicorn does, with 1001 and a reason in place of 1012
+            self.stop_keepalive()
+            self.queue.put_nowait({"type": "websocket.disconnect", "code": SHUTDOWN[0]})
+            self.conn.send_close(*SHUTDOWN)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+
+    return GameweaveWebSocketProtocol
+
+
+__all__ = ["SEND_BUFFER", "SHUTDOWN", "protocol_class"]
