@@ -106,17 +106,20 @@ def is_set(meld: int) -> bool:
 
 # ---------------------------------------------------------------------------- choices
 def describe_choice(choice: Choice, view: SeatView, lang: str = DEFAULT_LANGUAGE, *, opp: str | None = None,
-                    look: Look = SYMBOLS) -> str:
+                    look: Look = SYMBOLS, notes: bool = True) -> str:
     """Plain words for one of the viewer's legal actions, from its :class:`Choice` and
     the viewer's view only (R21).  A ``meld`` shows the resulting meld (R12), a ``table``
     the whole new table and the hand cards it uses (R18); a force names the target meld
     (R15) or says the opponent must meld the card into their table (R18e); ``force``
     forces a refused turned card back (R19).  A move that publicly gives the opponent
     eleven ends with a warning (R16), one that melds the viewer's eleventh card with a
-    note that it wins.  ``opp`` names the opponent (default :func:`seat_name`).
-    Raises :class:`KeyError` for a kind the narrator does not know."""
+    note that it wins (``notes=False`` leaves both out).  ``opp`` names the opponent
+    (default :func:`seat_name`).  Raises :class:`KeyError` for a kind the narrator does
+    not know."""
     name = opp or seat_name(view.opponent, lang)
     text = _CHOICE_WORDS[choice.kind](choice, view, name, lang, look)
+    if not notes:
+        return text
     if choice.is_meld and sum(m.bit_count() for m in choice.melds) >= WIN_COUNT:
         text += " " + look.good(say("choice.win_you", lang))
     if choice.gives_eleven:

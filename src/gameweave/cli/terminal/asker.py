@@ -125,7 +125,7 @@ class Asker:
             picked = self._pick(view, choices, shown, text, history)
             if picked is None:
                 continue
-            if picked.gives_eleven and not self._confirm(picked, shown):
+            if picked.gives_eleven and not self._confirm(view, picked, shown):
                 continue
             return picked.action
 
@@ -235,12 +235,13 @@ class Asker:
                 return fits[int(text) - 1]
             con.print(f"[red]{tty.t('type_number_or_back', n=len(fits))}[/]")
 
-    def _confirm(self, c: Choice, shown: list[Choice]) -> bool:
+    def _confirm(self, view: SeatView, c: Choice, shown: list[Choice]) -> bool:
         """Ask before a move that publicly gives the opponent eleven (R16): ``y``, or
         the same number again, plays it."""
         question = help_data(self.tty.lang)["terminal"]["confirm_danger"].format(opponent=self.oname)
         number = str(shown.index(c) + 1) if c in shown else ""
-        self.con.print(f"[bold red]{escape(c.text)}:[/] " + escape(question.rstrip()))
+        words = describe_choice(c, view, self.tty.lang, opp=self.oname, look=self.tty.plain_look, notes=False)
+        self.con.print(f"[bold red]{escape(words)}:[/] " + escape(question.rstrip()))
         answer = self._line(self.tty.t("confirm_number", n=number) if number else self.tty.t("confirm_y"))
         return answer.lower() in YES or (bool(number) and answer == number)
 
