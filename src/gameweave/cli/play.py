@@ -21,6 +21,10 @@ meld added to) are listed and the person may type the hand cards to add instead,
 pick among the few tables that use exactly those.  The match follows the profile and the
 options the page offers (R20: ``--format``, ``--target``, ``--stake``, ``--tablas-stake``),
 and "what just happened" is told from the view's public events, never from text.
+
+This module is the command and its options; the table lives in :mod:`.terminal` by
+region (``screen``, ``asker``, ``deal``, ``match``, ``record``) and every choice and event
+is told by the narrator, :mod:`gameweave.tables.words`.
 """
 
 from __future__ import annotations

@@ -274,7 +274,11 @@ def demo(
     match = Match(rules=profile, format=opts["match"], target=opts["target"], stake=opts["stake"],
                   tablas_stake=opts["tablas_stake"], first_opener=first)
     drawn = _w("demo.drawn", language) if profile.first_opener == "random" else ""
-    echo = (lambda _text: None) if record_only else typer.echo
+
+    def echo(text: str) -> None:
+        if not record_only:
+            typer.echo(text)
+
     echo(_w("demo.intro", language, seed=seed, rules=profile.name, opener=first + 1, drawn=drawn))
     records = []
     for d in range(deals):
@@ -291,7 +295,10 @@ def demo(
         echo("\n".join(_seat_lines(state, lang=language)))
         match.count(state)
         records.append(GameRecord.from_state(state))
-    say = (lambda record: record) if record_only else (lambda record: _w("demo.record", language, record=record))
+
+    def say(record: str) -> str:
+        return record if record_only else _w("demo.record", language, record=record)
+
     if deals == 1:
         typer.echo(say(records[0].to_json()))
         return
