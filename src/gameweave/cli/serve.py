@@ -7,10 +7,16 @@ import errno
 import json
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from .app import app
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from ..server.settings import Settings
 
 
 @app.command()
@@ -51,21 +57,38 @@ def serve(
 ) -> None:
     """Start the table server: matches against bots or friends, in the browser."""
     import uvicorn
-    from pydantic import ValidationError
 
-    from ..server import create_app
     from ..server.logs import log_config
-    from ..server.settings import Settings
-    from ..storage import StorageError
-    from ..tables import TestDeckError
 
     if log_format not in ("text", "json"):
         typer.echo(f"error: --log-format must be text or json, not {log_format[:20]!r}", err=True)
         raise typer.Exit(2)
+    settings = _settings_or_exit({
+        "database_url": database_url, "data_dir": data_dir, "redis_url": redis_url, "redis_prefix": redis_prefix,
+        "node_id": node_id, "bot_delay": bot_delay, "log_format": log_format, "test_decks": test_decks,
+        "abandon_after_days": abandon_after_days,
+    })
+    sock = _listen_socket(host, port)  # before anything is printed: a taken port is one line
+    port = sock.getsockname()[1]
+    application = _app_or_exit(settings, sock)
+    _say_serving(application, settings, host, port)
+    config = uvicorn.Config(
+        application, host=host, port=port, log_level=log_level,
+        log_config=log_config(settings.log_format, log_level, settings.node_id),
+        ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False,
+    )
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _settings_or_exit(values: dict[str, Any]) -> Settings:
+    """The server's :class:`~gameweave.server.settings.Settings` from the options given
+    (None: not given); a bad value, or Redis without a shared PostgreSQL database or
+    not answering, is one ``error:`` line and exit status 2."""
+    from pydantic import ValidationError
+
+    from ..server.settings import Settings
+
     try:
-        values = {"database_url": database_url, "data_dir": data_dir, "redis_url": redis_url,
-                  "redis_prefix": redis_prefix, "node_id": node_id, "bot_delay": bot_delay,
-                  "log_format": log_format, "test_decks": test_decks, "abandon_after_days": abandon_after_days}
         settings = Settings(**{k: v for k, v in values.items() if v is not None})
     except ValidationError as exc:
         first = exc.errors()[0]
@@ -76,11 +99,18 @@ def serve(
             typer.echo("error: --redis-url needs a shared database: give --database-url postgresql+psycopg://…", err=True)
             raise typer.Exit(2)
         _check_redis(settings.redis_url)
+    return settings
 
-    sock = _listen_socket(host, port)  # before anything is printed: a taken port is one line
-    port = sock.getsockname()[1]
+
+def _app_or_exit(settings: Settings, sock: socket.socket) -> FastAPI:
+    """The server's application; a bad test-deck file or a database that cannot be
+    opened closes ``sock`` and is one ``error:`` line and exit status 2."""
+    from ..server import create_app
+    from ..storage import StorageError
+    from ..tables import TestDeckError
+
     try:
-        application = create_app(settings=settings)
+        return create_app(settings=settings)
     except TestDeckError as exc:
         sock.close()
         typer.echo(f"error: {exc.message}", err=True)
@@ -93,6 +123,11 @@ def serve(
         sock.close()
         typer.echo(f"error: cannot open the database: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}", err=True)
         raise typer.Exit(2) from None
+
+
+def _say_serving(application: FastAPI, settings: Settings, host: str, port: int) -> None:
+    """The lines a starting server prints: where to open it, the database, test decks
+    (never a fair shuffle) and the Redis node."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
     typer.echo(f"Gameweave table server: open http://{shown}:{port}/  (API docs: /docs)")
     typer.echo(f"Database: {application.state.database}")
@@ -103,12 +138,6 @@ def serve(
                    "(no fair-shuffle claim). Do not use this for real play.")
     if settings.redis_url:
         typer.echo(f"Node {settings.node_id}: sharing matches through Redis (prefix {settings.redis_prefix!r})")
-    config = uvicorn.Config(
-        application, host=host, port=port, log_level=log_level,
-        log_config=log_config(settings.log_format, log_level, settings.node_id),
-        ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False,
-    )
-    uvicorn.Server(config).run(sockets=[sock])
 
 
 def _check_redis(url: str) -> None:
