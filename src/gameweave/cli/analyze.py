@@ -1,5 +1,10 @@
 """``gameweave analyze``: the win chance of each decision of a recorded deal, the best
-alternative and the mistakes (:func:`gameweave.bots.advice.analyze_record`)."""
+alternative and the mistakes (:func:`gameweave.bots.advice.analyze_record`).
+
+The table gives each move in §VII notation (what a person may type) and, under it, in
+words from the deciding seat's view (the narrator, :mod:`gameweave.tables.words`), in
+the user's language (``--lang``, else the locale; ``analyze.*`` in the catalogs).  The
+JSON is the same in every language; errors are English lines on stderr."""
 
 from __future__ import annotations
 
@@ -7,12 +12,20 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from .app import app
-from .common import RULES_HELP, error, profile_or_exit, read_records
+from ..engine import GameRecord
+from ..i18n import translate
+from ..tables import choice_of
+from ..tables.words import decision_words, describe_choice
+from .app import RULES_HELP, app
+from .common import error, language_or_exit, profile_or_exit, read_records
+from .replay import LANG_HELP
+
+if TYPE_CHECKING:
+    from ..bots.advice import Analysis
 
 
 @app.command()
@@ -28,6 +41,7 @@ def analyze(
     seed: int = typer.Option(0, "--seed", help="Seed of the estimates (same seed, same numbers)."),
     worlds: int | None = typer.Option(None, "--worlds", min=1,
                                       help="Sampled deals per action and decision (default 400)."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
 ) -> None:
     """Analyse recorded deals like a chess site's game analysis: for each decision (more
     than one legal action) the win chance of the move played and of the best alternative,
@@ -37,8 +51,9 @@ def analyze(
     record is analysed deal by deal. Exit status 2 if a record cannot be read or replayed."""
     from ..bots import level_names
     from ..bots.advice import ANALYSIS_WORLDS, MISTAKE_DROP, analyze_record
-    from ..engine import GameRecord, GameweaveError, MatchRecord
+    from ..engine import GameweaveError, MatchRecord
 
+    language = language_or_exit(lang)
     profile = profile_or_exit(rules)
     if level.strip().lower() not in level_names():
         error(f"unknown level {level!r} (known: {', '.join(level_names())})", 2)
@@ -58,12 +73,13 @@ def analyze(
             error(f"record {n}: cannot read it: {rec}")
             failed = True
             continue
-        deals: list[tuple[str, GameRecord]]
+        deals: list[tuple[str, str, GameRecord]]
         if isinstance(rec, MatchRecord):
-            deals = [(f"record {n}, deal {i}", d) for i, d in enumerate(rec.deals, 1)]
+            deals = [(f"record {n}, deal {i}", _w("label_deal", language, n=n, deal=i), d)
+                     for i, d in enumerate(rec.deals, 1)]
         else:
-            deals = [(f"record {n}", rec)]
-        for label, deal in deals:
+            deals = [(f"record {n}", _w("label", language, n=n), rec)]
+        for label, shown, deal in deals:
             try:
                 analysis = analyze_record(deal, level=level, seed=seed, seats=seats,
                                           worlds=worlds or ANALYSIS_WORLDS)
@@ -76,10 +92,10 @@ def analyze(
             if as_json:
                 typer.echo(json.dumps(d))
             else:
-                typer.echo("\n".join(_lines(label, d, MISTAKE_DROP)))
+                typer.echo("\n".join(_lines(shown, d, MISTAKE_DROP, language, _move_words(deal, analysis, language))))
     if not as_json:
-        typer.echo(f"analysed {sum(len(r['decisions']) for r in results)} decisions in "
-                   f"{time.perf_counter() - t_all:.1f} s")
+        typer.echo(_w("total", language, n=sum(len(r["decisions"]) for r in results),
+                      seconds=f"{time.perf_counter() - t_all:.1f}"))
     if out is not None:
         try:
             out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
@@ -90,22 +106,50 @@ def analyze(
         raise typer.Exit(2)
 
 
+def _w(key: str, lang: str, **params: object) -> str:
+    """A line of ``analyze`` (``analyze.<key>``) in ``lang``."""
+    return translate(f"analyze.{key}", lang, **params)
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
-def _lines(label: str, d: dict[str, Any], drop: float) -> list[str]:
-    """The terminal table of one analysed deal."""
-    result = d["status"] if d["winner"] is None else f"won by seat {d['winner']}"
-    out = [f"{label}: {d['rules']} rules, {result}; advisor {d['level']} "
-           f"({len(d['decisions'])} decisions, {d['seconds']:.1f} s)"]
-    out.append(f"{'step':>4} {'seat':>4}  {'decision':<15} {'played':<26} {'win%':>6}  {'best':<26} {'win%':>6}")
+def _move_words(deal: GameRecord, analysis: Analysis, lang: str) -> dict[int, tuple[str, str]]:
+    """Step -> (the move played, the best move) in words, each from the deciding seat's
+    view just before it (R21), by the narrator."""
+    from ..bots.advice import record_views
+
+    moves = {x.step: (x.played.action, x.best.action) for x in analysis.decisions}
+    out = {}
+    for step, view, _played in record_views(deal, {x.seat for x in analysis.decisions}):
+        if step in moves:
+            played, best = (describe_choice(choice_of(view, a), view, lang) for a in moves[step])
+            out[step] = played, best
+    return out
+
+
+def _lines(label: str, d: dict[str, Any], drop: float, lang: str,
+           words: dict[int, tuple[str, str]] | None = None) -> list[str]:
+    """The terminal table of one analysed deal; under each decision its moves in ``words``."""
+    words = words or {}
+    result = _w(f"status.{d['status']}", lang) if d["winner"] is None else _w("won_by", lang, n=d["winner"])
+    out = [_w("header", lang, label=label, rules=d["rules"], result=result, level=d["level"],
+              decisions=len(d["decisions"]), seconds=f"{d['seconds']:.1f}")]
+    col = {k: _w(f"col.{k}", lang) for k in ("step", "seat", "decision", "played", "best", "win")}
+    out.append(f"{col['step']:>4} {col['seat']:>4}  {col['decision']:<16} {col['played']:<26} {col['win']:>6}  "
+               f"{col['best']:<26} {col['win']:>6}")
     for x in d["decisions"]:
         same = x["best"] == x["played"]
-        mark = f"  mistake (-{100 * x['drop']:.0f})" if x["mistake"] else ""
-        out.append(f"{x['step']:>4} {x['seat']:>4}  {x['decision']:<15} {x['played']:<26} "
+        mark = "  " + _w("mistake", lang, drop=f"{100 * x['drop']:.0f}") if x["mistake"] else ""
+        out.append(f"{x['step']:>4} {x['seat']:>4}  {decision_words(x['decision'], lang):<16} {x['played']:<26} "
                    f"{_pct(x['played_win_chance'])}  {('=' if same else x['best']):<26} "
                    f"{_pct(x['best_win_chance'])}{mark}")
-    counts = ", ".join(f"seat {s}: {c}" for s, c in d["mistakes"].items())
-    out.append(f"mistakes (a drop of {100 * drop:.0f} points or more): {counts}")
+        if x["step"] in words:
+            played, best = words[x["step"]]
+            out.append(" " * 11 + _w("played_words", lang, words=played))
+            if not same:
+                out.append(" " * 11 + _w("best_words", lang, words=best))
+    counts = ", ".join(_w("mistakes_seat", lang, n=s, count=c) for s, c in d["mistakes"].items())
+    out.append(_w("mistakes", lang, drop=f"{100 * drop:.0f}", counts=counts))
     return out

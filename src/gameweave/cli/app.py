@@ -14,6 +14,9 @@ import typer
 
 from .. import __version__
 
+RULES_HELP = "Rule profile (§V): gameweave, anglo-american (alias pagat) or classic."
+"""The help of every command's ``--rules`` option (help is English, as every option's)."""
+
 app = typer.Typer(
     name="gameweave",
     help="Gameweave: a digital table for Conquian, the two-player Mexican card game.",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from .app import app
-from .common import RULES_HELP, profile_or_exit
+from .app import RULES_HELP, app
+from .common import profile_or_exit
 
 
 @app.command()

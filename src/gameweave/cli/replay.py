@@ -2,8 +2,10 @@
 
 ``replay`` reads deal records, match records and the table's record download (RULES
 §VII), in any profile (§V): the record names its profile, or ``--rules`` gives it.  Steps
-are told from the engine's public events (:class:`~gameweave.engine.PublicEvent`), never
-by re-reading action text.
+are told by the narrator (:mod:`gameweave.tables.words`) from the engine's public events
+(:class:`~gameweave.engine.PublicEvent`), never by re-reading action text.  Both speak the
+user's language (``--lang``, else the locale; ``replay.*`` and ``words.*`` in the
+catalogs); errors are English lines on stderr, and JSON is the same in every language.
 """
 
 from __future__ import annotations
@@ -12,87 +14,88 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import typer
 
 from ..engine import (
-    GameRecord, GameState, GameweaveError, Match, MatchRecord, ReplayError, Rules, find_profile,
+    CARD_NAMES, GameRecord, GameState, GameweaveError, Match, MatchRecord, ReplayError, Rules, find_profile,
     format_cards, public_history, snapshot,
 )
-from ..engine.cards import CARD_NAMES
-from .app import app
-from .common import RULES_HELP, error, event_words, options_or_exit, profile_or_exit, read_records
+from ..i18n import DEFAULT_LANGUAGE, translate
+from ..tables.words import LETTERS, decision_words, history_lines
+from .app import RULES_HELP, app
+from .common import error, language_or_exit, options_or_exit, profile_or_exit, read_records
+
+LANG_HELP = "Language: es or en (default: from the locale, LANGUAGE / LC_ALL / LC_MESSAGES / LANG)."
 
 
-def _seat_lines(state: GameState, indent: str = "  ") -> list[str]:
+def _w(key: str, lang: str, **params: object) -> str:
+    """A line of ``replay`` / ``demo`` (``replay.<key>``) in ``lang``."""
+    return translate(f"replay.{key}", lang, **params)
+
+
+def _seat_lines(state: GameState, indent: str = "  ", lang: str = DEFAULT_LANGUAGE) -> list[str]:
     lines = []
     for s in (0, 1):
-        melds = "  ".join(f"[{format_cards(m)}]" for m in state.melds[s]) or "none"
-        lines.append(
-            f"{indent}Seat {s + 1}: hand {format_cards(state.hands[s]) or '(empty)'}; "
-            f"melds ({state.table_counts[s]} cards): {melds}"
-        )
+        melds = "  ".join(f"[{format_cards(m)}]" for m in state.melds[s]) or _w("no_melds", lang)
+        hand = format_cards(state.hands[s]) or _w("empty", lang)
+        lines.append(indent + _w("seat_line", lang, n=s + 1, hand=hand, count=state.table_counts[s], melds=melds))
     return lines
 
 
-def result_text(state: GameState) -> str:
+def result_text(state: GameState, lang: str = DEFAULT_LANGUAGE) -> str:
     """One line saying how a deal stands: winner, tablas, or who must decide what."""
     if state.status == "won":
-        return f"seat {state.winner + 1} won with eleven melded cards"
+        return _w("result.won", lang, n=state.winner + 1)
     if state.status == "tablas":
-        return "tablas (the stock ran out)"
+        return _w("result.tablas", lang)
     centre = ""
     if state.forced >= 0:
-        centre = f", {CARD_NAMES[state.forced]} forced on them (R18e)"
+        centre = _w("centre.forced", lang, card=CARD_NAMES[state.forced])
     elif state.card >= 0:
-        centre = f", {CARD_NAMES[state.card]} in the centre"
+        centre = _w("centre.card", lang, card=CARD_NAMES[state.card])
         if state.live_from >= 0:
-            centre += f" (let go by seat {state.live_from + 1})"
-    decision = (state.decision or "").replace("_", " ")
-    return f"still playing: seat {state.to_act + 1} to {decision}{centre}"
+            centre += _w("centre.let_go", lang, n=state.live_from + 1)
+    return _w("result.playing", lang, n=state.to_act + 1, decision=decision_words(state.decision, lang),
+              centre=centre)
 
 
-def step_lines(state: GameState, first: int = 1, indent: str = "  ") -> list[str]:
-    """Numbered plain words for every applied action of a deal (from its public events)."""
-    events = public_history(state)
-    out = []
-    last = len(events)
-    for i, ev in enumerate(events, 1):
-        end = i == last and state.is_over
-        words = event_words(ev, won=end and state.status == "won", tablas=end and state.status == "tablas")
-        out.append(f"{indent}{i + first - 1:3}. {words}")
-    return out
+def step_lines(state: GameState, first: int = 1, indent: str = "  ", lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """Numbered plain words for every applied action of a deal, told by the narrator
+    from its public events as the record's log (§VII letters)."""
+    lines = history_lines(public_history(state), state.status, None, lang, look=LETTERS)
+    return [f"{indent}{i + first - 1:3}. {words}" for i, words in enumerate(lines, 1)]
 
 
-def match_format_text(match: Match) -> str:
+def match_format_text(match: Match, lang: str = DEFAULT_LANGUAGE) -> str:
     """The match's format in words (R20), e.g. ``stakes, base 1, doubled after tablas``."""
     if match.format == "first_to":
-        return f"first to {match.target}"
+        return _w("format.first_to", lang, n=match.target)
     if match.format == "stakes":
-        how = "doubled after tablas" if match.tablas_stake == "double" else "carried over tablas"
-        return f"stakes, base {match.stake}, {how}"
-    return "running tally"
+        return _w(f"format.stakes_{'double' if match.tablas_stake == 'double' else 'carry'}", lang, base=match.stake)
+    return _w("format.tally", lang)
 
 
-def match_result_lines(match: Match, indent: str = "  ") -> list[str]:
+def match_result_lines(match: Match, indent: str = "  ", lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """How a match stands (R20): wins and tablas, the match winner, stakes."""
     w = match.wins
-    lines = [f"{indent}Match ({match_format_text(match)}): seat 1 won {w[0]}, seat 2 won {w[1]}, "
-             f"tablas {match.tablas}"]
+    lines = [indent + _w("match.line", lang, format=match_format_text(match, lang), first=w[0], second=w[1],
+                         tablas=match.tablas)]
     if match.format == "first_to":
         if match.is_over:
-            lines.append(f"{indent}Match result: seat {match.winner + 1} wins the match, {w[match.winner]} to {w[1 - match.winner]}")
+            lines.append(indent + _w("match.winner", lang, n=match.winner + 1, won=w[match.winner],
+                                     lost=w[1 - match.winner]))
         else:
-            lines.append(f"{indent}Match result: not over (first to {match.target})")
+            lines.append(indent + _w("match.not_over", lang, n=match.target))
     elif match.format == "stakes":
         p = match.points
         bal = match.balance(0)
-        lead = "even" if bal == 0 else f"seat {1 if bal > 0 else 2} is {abs(bal)} up"
-        lines.append(f"{indent}Stakes: seat 1 won {p[0]}, seat 2 won {p[1]} ({lead}); next stake {match.current_stake}")
+        lead = _w("lead.even", lang) if bal == 0 else _w("lead.up", lang, n=1 if bal > 0 else 2, points=abs(bal))
+        lines.append(indent + _w("match.stakes", lang, first=p[0], second=p[1], lead=lead, stake=match.current_stake))
     else:
-        lead = "even" if w[0] == w[1] else f"seat {1 if w[0] > w[1] else 2} leads"
-        lines.append(f"{indent}Match result: {lead} (a running tally has no end)")
+        lead = _w("lead.even", lang) if w[0] == w[1] else _w("lead.leads", lang, n=1 if w[0] > w[1] else 2)
+        lines.append(indent + _w("match.tally", lang, lead=lead))
     return lines
 
 
@@ -120,7 +123,7 @@ def _new_match(rec: MatchRecord) -> Match:
                  first_opener=rec.first_opener)
 
 
-def _play_deal(rec: GameRecord, out, as_json: bool, trace: bool) -> tuple[GameState, ReplayError | None]:
+def _play_deal(rec: GameRecord, out: IO[str], as_json: bool, trace: bool) -> tuple[GameState, ReplayError | None]:
     """Replay one deal record; prints JSON snapshots before each step (``--json --trace``).
     Returns the state reached and the error that stopped it, if any."""
     state = rec.start()
@@ -138,17 +141,37 @@ def _replay_error(n: int, exc: ReplayError, deal: int | None = None) -> str:
     return f"{where}, step {exc.step}, action {exc.action!r}: {exc.cause}"
 
 
-def _replay_one(n: int, rec: Any, out, as_json: bool, trace: bool) -> bool:
+def _record_header(n: int, rec: Any, match: Match | None, lang: str) -> str:
+    """The first line of a record's report: its profile, format (R20), opener and length."""
+    if match is not None:
+        deals = _w("deals_one" if len(rec.deals) == 1 else "deals_many", lang, count=len(rec.deals))
+        return _w("record.match", lang, n=n, rules=rec.rules, format=match_format_text(match, lang),
+                  opener=rec.first_opener + 1, deals=deals)
+    return _w("record.deal", lang, n=n, rules=rec.rules, opener=rec.opener + 1, actions=len(rec.actions))
+
+
+def _deal_text(state: GameState, indent: str, lang: str) -> str:
+    """Where a deal ended up: the result, both seats, the stock."""
+    stock = _w("stock_one" if state.stock_count == 1 else "stock_many", lang, count=state.stock_count)
+    return (f"{indent[:-2]}  {_w('result', lang, text=result_text(state, lang))}\n"
+            + "\n".join(_seat_lines(state, indent, lang)) + f"\n{indent}{stock}\n")
+
+
+def _stake_text(match: Match, state: GameState, paid: int, lang: str) -> str:
+    """Who won a deal's stake, or that it stays unpaid after tablas, and the next (R20)."""
+    if state.status == "won":
+        return _w("stake.won", lang, n=state.winner + 1, paid=paid, stake=match.current_stake)
+    how = "double" if match.tablas_stake == "double" else "carry"
+    return _w(f"stake.unpaid_{how}", lang, paid=paid, stake=match.current_stake)
+
+
+def _replay_one(n: int, rec: Any, out: IO[str], as_json: bool, trace: bool, lang: str = DEFAULT_LANGUAGE) -> bool:
     """Replay and report one record; True if it replayed without error."""
     is_match = isinstance(rec, MatchRecord)
     deals = rec.deals if is_match else [rec]
     match = _new_match(rec) if is_match else None
     if not as_json:
-        if match is not None:
-            out.write(f"Record {n} — {rec.rules} match ({match_format_text(match)}), "
-                      f"seat {rec.first_opener + 1} opens deal 1, {len(deals)} deal{'s' if len(deals) != 1 else ''}\n")
-        else:
-            out.write(f"Record {n} — {rec.rules}, seat {rec.opener + 1} opens, {len(rec.actions)} actions\n")
+        out.write(_record_header(n, rec, match, lang) + "\n")
     indent = "    " if is_match else "  "
     stakes: list[int] = []
     for i, deal in enumerate(deals, 1):
@@ -156,43 +179,34 @@ def _replay_one(n: int, rec: Any, out, as_json: bool, trace: bool) -> bool:
             error(f"record {n}, deal {i}: the match was already over (R20: seat {match.winner + 1} won it)")
             return False
         if match is not None and not as_json:
-            stake = f", stake {match.current_stake}" if match.format == "stakes" else ""
-            out.write(f"  Deal {i} — seat {deal.opener + 1} opens, {len(deal.actions)} actions{stake}\n")
+            stake = _w("deal_stake", lang, stake=match.current_stake) if match.format == "stakes" else ""
+            out.write("  " + _w("deal", lang, n=i, opener=deal.opener + 1, actions=len(deal.actions), stake=stake)
+                      + "\n")
         try:
             state, exc = _play_deal(deal, out, as_json, trace)
         except GameweaveError as bad:  # a bad deck
             error(f"record {n}" + (f", deal {i}" if is_match else "") + f": {bad}")
             return False
         if trace and not as_json:
-            out.write("\n".join(step_lines(state, indent=indent)) + ("\n" if state.history else ""))
+            out.write("\n".join(step_lines(state, indent=indent, lang=lang)) + ("\n" if state.history else ""))
         if exc is not None:
             error(_replay_error(n, exc, i if is_match else None))
             return False
-        if as_json:
-            out.write(json.dumps(snapshot(state), ensure_ascii=False) + "\n")
-        else:
-            out.write(f"{indent[:-2]}  Result: {result_text(state)}\n")
-            out.write("\n".join(_seat_lines(state, indent)) + "\n")
-            out.write(f"{indent}Stock: {state.stock_count} card{'' if state.stock_count == 1 else 's'}\n")
-        if match is not None:
-            if state.is_over:
-                stakes.append(match.current_stake)
-                paid = match.current_stake
-                match.count(state)
-                if match.format == "stakes" and not as_json:
-                    if state.status == "won":
-                        out.write(f"{indent}Stake: seat {state.winner + 1} wins {paid}; next stake {match.current_stake}\n")
-                    else:
-                        how = "doubled" if match.tablas_stake == "double" else "carried"
-                        out.write(f"{indent}Stake: {paid} unpaid (tablas); next stake {match.current_stake} ({how}, R20)\n")
-            elif i < len(deals):
-                error(f"record {n}, deal {i}: the deal is not finished, but another deal follows it (§VII)")
-                return False
+        out.write(json.dumps(snapshot(state), ensure_ascii=False) + "\n" if as_json else _deal_text(state, indent, lang))
+        if match is None:
+            continue
+        if state.is_over:
+            stakes.append(match.current_stake)
+            paid = match.current_stake
+            match.count(state)
+            if match.format == "stakes" and not as_json:
+                out.write(indent + _stake_text(match, state, paid, lang) + "\n")
+        elif i < len(deals):
+            error(f"record {n}, deal {i}: the deal is not finished, but another deal follows it (§VII)")
+            return False
     if match is not None:
-        if as_json:
-            out.write(json.dumps(match_json(match, stakes), ensure_ascii=False) + "\n")
-        else:
-            out.write("\n".join(match_result_lines(match)) + "\n")
+        out.write(json.dumps(match_json(match, stakes), ensure_ascii=False) + "\n" if as_json
+                  else "\n".join(match_result_lines(match, lang=lang)) + "\n")
     return True
 
 
@@ -203,12 +217,14 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="One JSON object per deal after its last action."),
     trace: bool = typer.Option(False, "--trace", help="Also show every step (with --json: the state before it)."),
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP + " For records that name none."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
 ) -> None:
     """Replay game and match records (RULES §VII) and show where each deal ends up.
 
     A file holds one record, a JSON array, or JSON lines. A record is a deal record, a match record (each deal, then the match result: wins, tablas, the winner of a first-to match, stakes per R20) or the table's download ({"record", "salt", "commitment", "result"}).
 
     With --json: one state object per deal (with --trace also one before every action), and for a match record a final {"match": ...} object. Exit status 2 if a record cannot be read or an action is unparsable or illegal (one error line each)."""
+    language = language_or_exit(lang)
     profile = profile_or_exit(rules)
     try:
         text = file.read_text(encoding="utf-8")
@@ -224,7 +240,7 @@ def replay(
             error(f"record {n}: cannot read it: {rec}")
             failed = True
             continue
-        if not _replay_one(n, rec, out, as_json, trace):
+        if not _replay_one(n, rec, out, as_json, trace, language):
             failed = True
     out.flush()
     if failed:
@@ -243,9 +259,11 @@ def demo(
     deals: int = typer.Option(1, "--deals", min=1, max=1000, help="Deals to play; more than one prints a match record."),
     option: list[str] | None = typer.Option(None, "--option", help="Match option key=value (R20), e.g. tablas_stake=carry."),
     record_only: bool = typer.Option(False, "--record-only", help="Print only the record (JSON), e.g. to save it to a file for replay or verify."),
+    lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
 ) -> None:
     """Play deals between two random players and print them step by step, then the record
     (a line 'Record: {...}'); with --record-only just the record's JSON."""
+    language = language_or_exit(lang)
     profile = profile_or_exit(rules)
     assert profile is not None
     opts = options_or_exit(profile, option)
@@ -255,31 +273,38 @@ def demo(
     first = _random_opener(profile, rng)
     match = Match(rules=profile, format=opts["match"], target=opts["target"], stake=opts["stake"],
                   tablas_stake=opts["tablas_stake"], first_opener=first)
-    drawn = " (drawn at random)" if profile.first_opener == "random" else ""
-    echo = (lambda _text: None) if record_only else typer.echo
-    echo(f"Demo, seed {seed}, {profile.name} rules: two random players, seat {first + 1} opens{drawn}.")
+    drawn = _w("demo.drawn", language) if profile.first_opener == "random" else ""
+
+    def echo(text: str) -> None:
+        if not record_only:
+            typer.echo(text)
+
+    echo(_w("demo.intro", language, seed=seed, rules=profile.name, opener=first + 1, drawn=drawn))
     records = []
     for d in range(deals):
         if match.is_over:
             break
         state = match.new_deal(seed=rng.randrange(1 << 62))
         if deals > 1:
-            echo(f"Deal {d + 1} — seat {state.opener + 1} opens")
-        echo("\n".join(_seat_lines(state)))
+            echo(_w("demo.deal", language, n=d + 1, opener=state.opener + 1))
+        echo("\n".join(_seat_lines(state, lang=language)))
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
-        echo("\n".join(step_lines(state)))
-        echo(f"Result: {result_text(state)}")
-        echo("\n".join(_seat_lines(state)))
+        echo("\n".join(step_lines(state, lang=language)))
+        echo(_w("result", language, text=result_text(state, language)))
+        echo("\n".join(_seat_lines(state, lang=language)))
         match.count(state)
         records.append(GameRecord.from_state(state))
-    prefix = "" if record_only else "Record: "
+
+    def say(record: str) -> str:
+        return record if record_only else _w("demo.record", language, record=record)
+
     if deals == 1:
-        typer.echo(prefix + records[0].to_json())
+        typer.echo(say(records[0].to_json()))
         return
-    echo("\n".join(match_result_lines(match, "")))
+    echo("\n".join(match_result_lines(match, "", language)))
     mrec = MatchRecord(rules=profile.name, first_opener=first, options=match.options, deals=records)
     obj = mrec.to_dict()
     for d in obj["deals"]:
         d.pop("rules", None)
-    typer.echo(prefix + json.dumps(obj, ensure_ascii=False))
+    typer.echo(say(json.dumps(obj, ensure_ascii=False)))

@@ -1,0 +1,135 @@
+"""A whole terminal match: the words that open it (profile, seats, goal, seed, who opens,
+R9, R20), the deals one after another with the tally after each (and the stakes, R20),
+the match's verdict, and the record of the finished deals."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.markup import escape
+
+from ...engine import GameState, Match, Rules
+from ...tables import help_data
+from .asker import Quit
+from .deal import Bot, play_deal
+from .record import save_record
+from .screen import Terminal
+
+
+@dataclass
+class Seating:
+    """Who plays: the person in seat index ``me`` (0/1) under ``you`` (their name, or
+    empty), the bot and its display name ``label``."""
+
+    me: int
+    you: str
+    bot: Bot
+    label: str
+
+
+@dataclass
+class Plan:
+    """How the match runs: ``deals`` to play (None: until a first-to match is over), the
+    ``seed`` shown, ``rng`` drawing each deal's shuffle (seeded from it, after the first
+    opener's draw, R9), and the deck orders to deal first (``--test-decks``)."""
+
+    deals: int | None
+    seed: int
+    rng: random.Random
+    fixed: list[tuple[int, ...]] = field(default_factory=list)
+
+
+def goal_words(tty: Terminal, match: Match, plan: Plan) -> str:
+    """What the match is played to: ``"3 deals"``, ``"first to 2 won deals"``, with the
+    stakes (R20)."""
+    if match.format == "first_to" and plan.deals is None:
+        goal = tty.t("goal_first_to_one" if match.target == 1 else "goal_first_to_many", n=match.target)
+    else:
+        goal = tty.t("goal_deals_one" if plan.deals == 1 else "goal_deals_many", n=plan.deals)
+        if match.format == "first_to":
+            goal += tty.t("goal_or_first_to", n=match.target)
+    if match.format == "stakes":
+        goal += tty.t("goal_stakes_double" if match.tablas_stake == "double" else "goal_stakes_carry",
+                      base=match.stake)
+    return goal
+
+
+def show_intro(tty: Terminal, profile: Rules, match: Match, who: Seating, plan: Plan) -> None:
+    """The match's first lines: profile, seats, goal, seed, who opens deal 1 (R9), and how
+    to play at the prompt."""
+    me = who.me
+    opener = tty.t("you_open") if match.first_opener == me else tty.t("they_open", opp=who.label)
+    drawn = tty.t("drawn") if profile.first_opener == "random" else ""
+    words = help_data(tty.lang)
+    title = words["profiles"][profile.name]
+    tty.con.print(tty.t("intro", rules=profile.name, summary=title["summary"],
+                        you=escape(who.you) if who.you else tty.t("you"), seat=me + 1,
+                        opp=f"[bold]{who.label}[/]", other=2 - me, goal=goal_words(tty, match, plan),
+                        seed=plan.seed, opener=opener, drawn=drawn))
+    tty.con.print(escape(words["terminal"]["help_hint"]))
+
+
+def tally_line(tty: Terminal, match: Match, me: int, st: GameState, stake: int, label: str) -> str:
+    """The tally after a counted deal; in a stakes match who won the deal's ``stake``,
+    the stakes won, the balance and the next stake (R20)."""
+    line = tty.t("tally", mine=match.wins[me], opp=label, theirs=match.wins[1 - me], tablas=match.tablas)
+    if match.format != "stakes":
+        return line
+    if st.status != "won":
+        paid = tty.t("stake_unpaid", stake=stake)
+    elif st.winner == me:
+        paid = tty.t("stake_you_win", stake=stake)
+    else:
+        paid = tty.t("stake_they_win", opp=label, stake=stake)
+    return line + tty.t("tally_stakes", paid=paid, mine=match.points[me], opp=label, theirs=match.points[1 - me],
+                        balance=f"{match.balance(me):+d}", stake=match.current_stake)
+
+
+def verdict(tty: Terminal, match: Match, me: int, label: str) -> str:
+    """The match's last line (Rich markup): who won it, a stakes balance, a first-to
+    match stopped early, or the verdict of a tally (R20)."""
+    won, drawn, lost = tty.t("you_won_match"), tty.t("match_drawn"), tty.t("they_won_match", opp=label)
+    if match.is_over:
+        return f"[bold green]{won}[/]" if match.winner == me else f"[bold red]{lost}[/]"
+    if match.format == "stakes":
+        b = match.balance(me)
+        says = won if b > 0 else (drawn if b == 0 else lost)
+        return f"[bold]{says}[/]" + tty.t("stakes_final", mine=match.points[me], opp=label,
+                                          theirs=match.points[1 - me], balance=f"{b:+d}")
+    if match.format == "first_to":
+        return tty.t("match_stopped", deals=match.deals_played, mine=match.wins[me], opp=label,
+                     theirs=match.wins[1 - me], target=match.target)
+    w, lost_n = match.wins[me], match.wins[1 - me]
+    return f"[bold]{won if w > lost_n else (drawn if w == lost_n else lost)}[/]"
+
+
+def play_match(tty: Terminal, match: Match, who: Seating, plan: Plan, record: Path | None) -> int:
+    """Play the deals of ``plan`` (or until the match is over), print the tally after
+    each and the verdict, and save the finished deals to ``record`` (None: no record).
+    Returns the exit status: 0, or 130 after Ctrl-C; leaving (``q``) is 0 too."""
+    finished: list[GameState] = []
+    deal_no = 0
+    try:
+        while not match.is_over and (plan.deals is None or deal_no < plan.deals):
+            deal_no += 1
+            shuffle_seed = plan.rng.randrange(1 << 62)
+            st = match.new_deal(plan.fixed.pop(0)) if plan.fixed else match.new_deal(seed=shuffle_seed)
+            stake = match.current_stake
+            play_deal(tty, st, who.me, who.bot, deal_no, match, who.label)
+            match.count(st)
+            finished.append(st)
+            tty.con.print(tally_line(tty, match, who.me, st, stake, who.label))
+    except (Quit, KeyboardInterrupt) as exc:
+        tty.con.print(("\n" if isinstance(exc, KeyboardInterrupt) else "") + tty.t("left"))
+        if record is not None:
+            save_record(tty, record, match, finished)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 0
+    tty.con.print(verdict(tty, match, who.me, who.label))
+    if record is not None:
+        save_record(tty, record, match, finished)
+    return 0
+
+
+__all__ = ["Plan", "Seating", "goal_words", "play_match", "show_intro", "tally_line", "verdict"]

@@ -1,0 +1,45 @@
+"""The record of a terminal match: the finished deals saved as a §VII match record, which
+``gameweave replay`` and ``gameweave verify`` read.  An unfinished deal is never written
+(R21: its stock is still secret)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.markup import escape
+
+from ...engine import GameRecord, GameState, Match, MatchRecord
+from ..common import error
+from .screen import Terminal
+
+
+def record_path(record: Path | None) -> Path:
+    """``--record FILE``, else a new file in ``<data dir>/records`` (``$GAMEWEAVE_DATA``)."""
+    if record is not None:
+        return record
+    from ...storage import default_data_dir
+
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    return default_data_dir() / "records" / f"play-{stamp}.json"
+
+
+def save_record(tty: Terminal, path: Path, match: Match, finished: list[GameState]) -> None:
+    """Write the finished deals as a §VII match record and say where (or that no deal
+    was finished); a file that cannot be written is one error line."""
+    if not finished:
+        tty.con.print(tty.t("no_record"))
+        return
+    rec = MatchRecord(rules=match.rules.name, first_opener=match.first_opener, options=dict(match.options),
+                      deals=[GameRecord.from_state(st) for st in finished])
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(rec.to_dict()) + "\n", encoding="utf-8")
+    except OSError as exc:
+        error(f"cannot save the record to {path}: {exc.strerror or exc}")
+        return
+    tty.con.print(tty.t("record_saved", deals=tty.n(len(finished), "finished_deal"), path=escape(str(path))))
+
+
+__all__ = ["record_path", "save_record"]
