@@ -1,6 +1,6 @@
 """Every string a person reads on the pages comes from the catalog (issue 10).
 
-A static scan of ``src/gameweave/web``: each string literal of the JavaScript that reads
+A static scan of ``src/gameweave/web`` and its folders (``web/table/``): each string literal of the JavaScript that reads
 like words (a capitalised word, two words, or a sentence) must be a catalog key passed
 to ``t()``/``tn()``/``data-i18n``, or a technical token (a CSS class, a selector, an
 event, a URL), or one of the few names listed in ``ALLOWED`` with the reason.  Every
@@ -102,7 +102,7 @@ def _bypassing(path: Path) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize("path", sorted(WEB.glob("*.js")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(WEB.rglob("*.js")), ids=lambda p: p.relative_to(WEB).as_posix())
 def test_no_page_string_bypasses_the_catalog(path: Path) -> None:
     bad = _bypassing(path)
     assert not bad, "words on the page outside the catalog (use t(key)):\n" + "\n".join(bad)
@@ -132,7 +132,7 @@ def test_index_html_text_comes_from_the_catalog() -> None:
 def test_every_key_the_pages_use_is_in_both_catalogs() -> None:
     used: set[str] = set()
     prefixes: set[str] = set()
-    for path in WEB.glob("*.js"):
+    for path in WEB.rglob("*.js"):
         src = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"\bt\(\"([a-z][\w.\-]*)\"", src))
         for key in re.findall(r"\btn\(\"([a-z][\w.\-]*)\"", src):

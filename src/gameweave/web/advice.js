@@ -4,7 +4,7 @@
 // only (R21); the page only shows them.
 
 import { api } from "./api.js";
-import { short } from "./cards.js";
+import { short, shortList, shortTable } from "./cards.js";
 import { errorText, t, tn } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -16,8 +16,8 @@ export function choiceWords(choice) {
   if (!choice) return "";
   const parts = [t(VERBS[choice.kind] || "term.turn")];
   if (choice.card) parts.push(short(choice.card));
-  if (choice.melds && choice.melds.length) parts.push("→ " + choice.melds.map((m) => m.map(short).join(" ")).join(" / "));
-  else if (choice.force) parts.push("→ " + choice.force.map(short).join(" "));
+  if (choice.melds && choice.melds.length) parts.push("→ " + shortTable(choice.melds));
+  else if (choice.force) parts.push("→ " + shortList(choice.force));
   return parts.join(" ");
 }
 

@@ -42,6 +42,26 @@ export function spokenList(names) {
   return names.map(spoken).join(", ");
 }
 
+/** What stands between the melds of a table (§VII writes a table "3h 4h 5h / 6c 6d 6h"):
+ * the page's one copy of it, for the words and the drawn choices alike. */
+export const TABLE_SEPARATOR = "/";
+
+/** A table (a list of melds) in short names: "3♥ 4♥ 5♥ / 6♣ 6♦ 6♥". */
+export function shortTable(melds) {
+  return (melds || []).map(shortList).join(` ${TABLE_SEPARATOR} `);
+}
+
+/** A meld's cards as one key, the same whatever their order ("3h 4h 5h", hand order R4):
+ * to find a meld again in another frame or another list. */
+export function meldKey(cards) {
+  return handOrder(cards || []).join(" ");
+}
+
+/** True when a meld is a set (R5: cards of one rank); else it is a sequence (R6). */
+export function isSet(meld) {
+  return meld.every((c) => c[0] === meld[0][0]);
+}
+
 function isRed(name) {
   return name[1] === "h" || name[1] === "d";
 }

@@ -56,6 +56,71 @@ async function whyNoReplay(matchId, token, dealNo) {
   return null;
 }
 
+/** The centre of snapshot `snap`: the stock, the centre card and the `dead` cards. */
+function centreBlock(snap, dead, me, seatName) {
+  const by = snap.live_from ? (snap.live_from === me ? t("page.replay.let_go_by_me") : t("page.replay.let_go_by", { who: seatName(snap.live_from) })) : t("page.replay.just_turned");
+  return h("section", { class: "centre", "aria-label": t("page.table.centre") },
+    h("div", { class: "stock", "data-testid": "stock" }, snap.stock > 0 ? backEl("md", t("page.table.stock_label", { n: snap.stock })) : h("span", { class: "card empty md" }),
+      h("span", { class: "caption" }, h("strong", {}, String(snap.stock)), " ", t("page.table.in_stock"))),
+    h("div", { class: "live", "data-testid": "live-card" },
+      snap.live ? cardEl(snap.live, { size: "lg", label: t("page.replay.centre_card", { card: spoken(snap.live) }) }) : h("span", { class: "card empty lg", role: "img", "aria-label": t("page.table.no_live") }),
+      h("span", { class: "caption" }, snap.live ? by : t("page.table.no_live_caption"))),
+    h("div", { class: "dead", "data-testid": "dead-cards", "data-count": String(dead.length) },
+      h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", t("page.table.dead")), deadGrid(dead)));
+}
+
+/** Each step's words: the log lines the step adds to the replay `d`'s history (a force
+ * adds two); the last step also tells how the deal ended (eleven, tablas or a resign), as
+ * the table's list does. */
+function stepWords(d, names) {
+  const out = [];
+  let before = 0;
+  const res = d.result || {};
+  for (let k = 1; k <= d.history.length; k++) {
+    const last = k === d.history.length;
+    const end = last ? { status: res.status, winner: res.winner } : {};
+    const all = logLines({ rearranging: d.rearranging, history: d.history.slice(0, k), ...end }, names,
+      { resigned: last ? res.resigned || null : null });
+    out.push(all.slice(before).map((l) => l.text));
+    before = all.length;
+  }
+  return out;
+}
+
+/** The address of the deal's record as a file to download (record, salt, commitment). */
+function downloadHref(d) {
+  const download = { record: d.record, salt: d.salt, commitment: d.commitment, result: d.result };
+  const blob = new Blob([JSON.stringify(download, null, 2) + "\n"], { type: "application/json" });
+  return URL.createObjectURL(blob);
+}
+
+/** Links to every deal of the match so far, this one (`dealNo`) marked. */
+function dealLinks(matchId, dealNo, deals) {
+  return h("nav", { class: "deal-links", "aria-label": t("page.replay.deals_label"), "data-testid": "replay-deals" },
+    t("page.replay.deals"), " ", ...Array.from({ length: deals }, (_, i) => i + 1).map((n) => (n === dealNo
+      ? h("strong", { "aria-current": "page" }, String(n))
+      : h("a", { href: `/replay/${matchId}/${n}`, "data-nav": "" }, String(n)))));
+}
+
+/** The replay page: its title, the deal links, the `controls`, the step's words, the
+ * download and back links and the analysis; the board; the move list. */
+function replayLayout({ matchId, dealNo, token, oppName, deals, href, controls, stepText, moves, board }) {
+  return h("div", { class: "table-page replay" },
+    h("div", { class: "board-wrap" },
+      h("section", { class: "panel" },
+        h("h1", {}, t("page.replay.title", { n: dealNo, opp: oppName })),
+        dealLinks(matchId, dealNo, deals),
+        controls,
+        stepText,
+        h("p", { class: "muted small" }, t("page.replay.keys")),
+        h("p", {},
+          h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, t("page.replay.download")), " ",
+          h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
+        h("p", {}, analyzeControl({ matchId, token, dealNo, moves }))),
+      board),
+    h("aside", { class: "panel log" }, h("h2", {}, t("page.table.moves")), moves));
+}
+
 /** /replay/{id}/{n}: step through finished deal n of a match this browser holds a seat in. */
 export function openReplay(main, matchId, dealNo) {
   document.title = t("page.title.replay", { n: dealNo });
@@ -132,17 +197,9 @@ export function openReplay(main, matchId, dealNo) {
       if (on) li.scrollIntoView({ block: "nearest" });
     }
     const opp = me === 1 ? 2 : 1;
-    const dead = deadAfter(data.history, step);
     board.replaceChildren(
       seatBlock(snap, opp, me, seatName),
-      h("section", { class: "centre", "aria-label": t("page.table.centre") },
-        h("div", { class: "stock", "data-testid": "stock" }, snap.stock > 0 ? backEl("md", t("page.table.stock_label", { n: snap.stock })) : h("span", { class: "card empty md" }),
-          h("span", { class: "caption" }, h("strong", {}, String(snap.stock)), " ", t("page.table.in_stock"))),
-        h("div", { class: "live", "data-testid": "live-card" },
-          snap.live ? cardEl(snap.live, { size: "lg", label: t("page.replay.centre_card", { card: spoken(snap.live) }) }) : h("span", { class: "card empty lg", role: "img", "aria-label": t("page.table.no_live") }),
-          h("span", { class: "caption" }, snap.live ? (snap.live_from ? (snap.live_from === me ? t("page.replay.let_go_by_me") : t("page.replay.let_go_by", { who: seatName(snap.live_from) })) : t("page.replay.just_turned")) : t("page.table.no_live_caption"))),
-        h("div", { class: "dead", "data-testid": "dead-cards", "data-count": String(dead.length) },
-          h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", t("page.table.dead")), deadGrid(dead))),
+      centreBlock(snap, deadAfter(data.history, step), me, seatName),
       seatBlock(snap, me, me, seatName),
     );
   }
@@ -163,54 +220,22 @@ export function openReplay(main, matchId, dealNo) {
       const oppName = nameOfSeat({ players: seats }, oppSeat);
       names = namer(me, oppName);
       seatName = (s) => (s === me ? t("page.you") : oppName);
-      // each step's words: the log lines the step adds (a force adds two)
-      const rearranging = d.rearranging;
-      stepLines = [];
-      let before = 0;
-      const res = d.result || {};
-      for (let k = 1; k <= d.history.length; k++) {
-        // the last step also tells how the deal ended (eleven, tablas or a resign), as the table's list does
-        const end = k === d.history.length ? { status: res.status, winner: res.winner } : {};
-        const all = logLines({ rearranging, history: d.history.slice(0, k), ...end }, names,
-          { resigned: k === d.history.length ? res.resigned || null : null });
-        stepLines.push(all.slice(before).map((l) => l.text));
-        before = all.length;
-      }
+      stepLines = stepWords(d, names);
       moves.replaceChildren(
         h("li", { "data-step": "0" }, h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(0); } }, t("page.replay.deal"))),
         ...stepLines.map((ls, i) => h("li", { "data-step": String(i + 1), value: i + 1 },
           h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(i + 1); } }, ls.join(" ")))),
       );
       slider.max = String(d.snapshots.length - 1);
-      const download = { record: d.record, salt: d.salt, commitment: d.commitment, result: d.result };
-      const blob = new Blob([JSON.stringify(download, null, 2) + "\n"], { type: "application/json" });
-      const href = URL.createObjectURL(blob);
-      const deals = Number(d.deals) || dealNo;
-      const dealLinks = h("nav", { class: "deal-links", "aria-label": t("page.replay.deals_label"), "data-testid": "replay-deals" },
-        t("page.replay.deals"), " ", ...Array.from({ length: deals }, (_, i) => i + 1).map((n) => (n === dealNo
-          ? h("strong", { "aria-current": "page" }, String(n))
-          : h("a", { href: `/replay/${matchId}/${n}`, "data-nav": "" }, String(n)))));
-      main.replaceChildren(
-        h("div", { class: "table-page replay" },
-          h("div", { class: "board-wrap" },
-            h("section", { class: "panel" },
-              h("h1", {}, t("page.replay.title", { n: dealNo, opp: oppName })),
-              dealLinks,
-              h("div", { class: "replay-controls", role: "group", "aria-label": t("page.replay.controls") },
-                btn("◀◀", t("page.replay.first"), () => { stopAutoplay(); show(0); }, "replay-first"),
-                btn("◀", t("page.replay.prev"), () => { stopAutoplay(); show(step - 1); }, "replay-prev"),
-                slider,
-                btn("▶", t("page.replay.next"), () => { stopAutoplay(); show(step + 1); }, "replay-next"),
-                btn("▶▶", t("page.replay.last"), () => { stopAutoplay(); show(data.snapshots.length - 1); }, "replay-last"),
-                play),
-              stepText,
-              h("p", { class: "muted small" }, t("page.replay.keys")),
-              h("p", {},
-                h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, t("page.replay.download")), " ",
-                h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
-              h("p", {}, analyzeControl({ matchId, token: mine.token, dealNo, moves }))),
-            board),
-          h("aside", { class: "panel log" }, h("h2", {}, t("page.table.moves")), moves)));
+      const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("page.replay.controls") },
+        btn("◀◀", t("page.replay.first"), () => { stopAutoplay(); show(0); }, "replay-first"),
+        btn("◀", t("page.replay.prev"), () => { stopAutoplay(); show(step - 1); }, "replay-prev"),
+        slider,
+        btn("▶", t("page.replay.next"), () => { stopAutoplay(); show(step + 1); }, "replay-next"),
+        btn("▶▶", t("page.replay.last"), () => { stopAutoplay(); show(data.snapshots.length - 1); }, "replay-last"),
+        play);
+      main.replaceChildren(replayLayout({ matchId, dealNo, token: mine.token, oppName, deals: Number(d.deals) || dealNo,
+        href: downloadHref(d), controls, stepText, moves, board }));
       document.addEventListener("keydown", onKey);
       show(0);
     })

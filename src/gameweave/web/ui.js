@@ -67,6 +67,12 @@ export function setupMotionToggle() {
   apply();
 }
 
+/** True on a touch screen (a finger taps; a mouse clicks): a tap on a hand card selects
+ * it, a second tap (or the confirm button) throws it, and the words say "tap". */
+export function touchScreen() {
+  return typeof window !== "undefined" && !!window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+}
+
 /** The pause between bot moves shown one at a time (ms); 0 in tests via localStorage. */
 export function botPace() {
   const v = localStorage.getItem("gameweave.pace");

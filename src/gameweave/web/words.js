@@ -2,8 +2,9 @@
 // the labels of action controls.  Everything here reads only the seat's view (R21):
 // view.history (public events), view.melds, view.live, view.legal.
 
-import { handOrder, short, shortList } from "./cards.js";
+import { handOrder, isSet, meldKey, short, shortList, shortTable } from "./cards.js";
 import { has, t, tn } from "./i18n.js";
+import { touchScreen } from "./ui.js";
 
 /** Why a name cannot be used, in words, or null (names: trimmed, 1-24 characters, no
  * control characters; empty means the default "Player n").  The server checks the same
@@ -33,11 +34,6 @@ export function seatName(m, seat) {
   const o = (m || {}).opponent;
   if (o && o.kind === "bot" && (m.seat == null || m.seat !== seat)) return botName(o.bot);
   return t("page.player_n", { n: seat });
-}
-
-/** True on a touch screen (a finger taps; a mouse clicks), for the words of a hint. */
-function touchScreen() {
-  return typeof window !== "undefined" && !!window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 }
 
 /** "Greedy bot" / "Bot voraz": a bot's name in the page's language. */
@@ -86,11 +82,6 @@ export function turnerOf(view) {
   return view.to_act;
 }
 
-/** A table (list of melds) in words: "3♥ 4♥ 5♥ / 6♣ 6♦ 6♥". */
-export function tableText(melds) {
-  return (melds || []).map(shortList).join(" / ");
-}
-
 /**
  * The public history as log lines: [{seat, text, kind}], from the structured fields of
  * each event (kind, card, died, forced, meld, table, from_hand) — never from action text.
@@ -120,8 +111,8 @@ export function logLines(view, names, opts = {}) {
       const result = ev.meld || [];
       if (view.rearranging && table.length) {
         text = fromHand.length
-          ? x(`page.log.${how}_table_hand`, { hand: shortList(fromHand), table: tableText(table) })
-          : x(`page.log.${how}_table`, { table: tableText(table) });
+          ? x(`page.log.${how}_table_hand`, { hand: shortList(fromHand), table: shortTable(table) })
+          : x(`page.log.${how}_table`, { table: shortTable(table) });
       } else if (!fromHand.length) {
         text = x(`page.log.${how}_added`, { meld: shortList(result) });
       } else {
@@ -264,14 +255,14 @@ export function stakesLine(stakes, me, oppName) {
 
 /** "your meld 2" / "Greedy bot's meld 1": the meld of `melds` equal to `cards`, by number. */
 function meldNumber(melds, cards) {
-  const key = handOrder(cards || []).join(" ");
-  const i = (melds || []).findIndex((m) => handOrder(m).join(" ") === key);
+  const key = meldKey(cards);
+  const i = (melds || []).findIndex((m) => meldKey(m) === key);
   return i >= 0 ? i + 1 : 0;
 }
 
 /** "New set of 3" / "New sequence of 4" for a meld's cards (R5, R6). */
 function newMeldWords(meld) {
-  return meld.every((c) => c[0] === meld[0][0]) ? t("page.choice.new_set", { n: meld.length }) : t("page.choice.new_sequence", { n: meld.length });
+  return isSet(meld) ? t("page.choice.new_set", { n: meld.length }) : t("page.choice.new_sequence", { n: meld.length });
 }
 
 /**
@@ -300,10 +291,10 @@ export function describeChoice(choice, view, names) {
     if (choice.kind === "table" || view.rearranging) {
       // R18: the whole new table.  Say the simple cases in R12's words: one new meld
       // beside the melds kept, or one meld grown; anything else rearranges the table.
-      const before = new Set(mine.map((m) => handOrder(m).join(" ")));
-      const after = new Set(table.map((m) => m.join(" ")));
-      const added = table.filter((m) => !before.has(m.join(" ")));
-      const gone = mine.filter((m) => !after.has(handOrder(m).join(" ")));
+      const before = new Set(mine.map(meldKey));
+      const after = new Set(table.map(meldKey));
+      const added = table.filter((m) => !before.has(meldKey(m)));
+      const gone = mine.filter((m) => !after.has(meldKey(m)));
       let label;
       if (cards.length >= 11) label = t("page.choice.meld_and_win");
       else if (added.length === 1 && !gone.length) label = `${newMeldWords(added[0])}`;

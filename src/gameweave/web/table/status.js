@@ -1,0 +1,39 @@
+// The status region: whose turn it is and what they decide, in words (the tab's title
+// and icon say when it is this seat's turn), and the notice of a card just forced on this
+// seat (R15, R18e, R19).
+
+import { clearTurn, markTurn } from "../attention.js";
+import { cardRow, short } from "../cards.js";
+import { t } from "../i18n.js";
+import { h } from "../ui.js";
+import { statusText } from "../words.js";
+
+/** el: {status, notice}. */
+export function render(el, f, { v, me, names, oppName, forced, spectator, baseTitle }) {
+  el.status.textContent = statusText(v, names, { choices: f.choices || [] });
+  el.status.classList.toggle("mine", !spectator && v.to_act === me);
+  markTurn(!spectator && v.status === "playing" && v.to_act === me, baseTitle);
+  if (!forced) {
+    el.notice.hidden = true;
+    el.notice.replaceChildren();
+    return;
+  }
+  el.notice.hidden = false;
+  el.notice.replaceChildren(...(forced.pending
+    ? [
+      h("strong", {}, t("page.forced.title")), " ",
+      t(`page.forced.pending.${forced.how}`, { opp: oppName, card: short(forced.card) }), " ",
+      t("page.forced.meld_it"),
+    ]
+    : [
+      h("strong", {}, t("page.forced.title")), " ",
+      t(`page.forced.onto.${forced.how}`, { opp: oppName, card: short(forced.card) }), " ",
+      cardRow(forced.meld, { size: "xs", highlight: forced.card }),
+      " ", t("page.forced.now_throw"),
+    ]));
+}
+
+/** The table is closed: the tab's title and icon no longer say whose turn it is. */
+export function close() {
+  clearTurn(t("page.title.lobby"));
+}
