@@ -1,5 +1,13 @@
 """Shared fixtures (generic; the browser tests keep theirs in tests/browser/conftest.py).
 
+Long runs: tests marked ``long`` (conformance over thousands of deals, arenas, the
+Redis outage runs) are left out of a plain ``pytest``, for every local edit; ``pytest
+--long`` runs them too — the README's whole-suite command and ``.ci/run`` do.
+
+Language: every test starts in an English locale (``LANG=C.UTF-8``, no ``LANGUAGE`` or
+``LC_*``), so output the tests pin does not follow the machine's locale; a test that
+checks the locale sets its own.
+
 Databases: ``db_url`` runs a test on SQLite always, and also on PostgreSQL when
 ``GAMEWEAVE_TEST_DATABASE_URL`` is set (CI sets it).  Each test worker gets its own fresh
 PostgreSQL database (``gw_test_<hex>``, dropped at the end), so parallel workers never
@@ -18,6 +26,29 @@ import pytest
 from wsclient import WsSeat
 
 PG_ENV = "GAMEWEAVE_TEST_DATABASE_URL"
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true", default=False,
+                     help="also run the tests marked long (the README's whole-suite command and CI pass it)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without ``--long``, deselect the tests marked ``long`` (they are counted as deselected)."""
+    if config.getoption("--long"):
+        return
+    long = [item for item in items if item.get_closest_marker("long") is not None]
+    if long:
+        config.hook.pytest_deselected(items=long)
+        items[:] = [item for item in items if item.get_closest_marker("long") is None]
+
+
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in LOCALE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
 
 
 def _backends() -> list[str]:
