@@ -16,7 +16,7 @@ seat's view only) or one of the *measuring* players below, which act on the simu
 state and are never bots (two of them see hidden cards on purpose, to bound what
 inference could give; they exist only in this benchmark):
 
-* ``rollout``: the searches' playout policy (``search_v1.rollout_action``; it reads only
+* ``rollout``: the searches' playout policy (``playout.rollout_action``; it reads only
   its own hand and the public tables).
 * ``pimc:W``: flat determinized search, ``W`` sampled worlds per decision, every candidate
   played out on each (the searches' candidates and greedy head start);
@@ -43,7 +43,8 @@ from gameweave.bots.determinize import (
     biggest_meld_cards, clue_weights, impossible_cards, sample_informed, world_state,
 )
 from gameweave.bots.greedy import choose_greedy
-from gameweave.bots.search_v1 import candidates, playout, rollout_action
+from gameweave.bots.pimc import candidates
+from gameweave.bots.playout import playout, rollout_action
 from gameweave.engine import PROFILE_NAMES, GameState, find_profile, seat_view
 
 
