@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import SeatView
 
@@ -159,7 +160,7 @@ def load_plugins() -> list[str]:
     skipped; the core never imports a third-party library for it."""
     from importlib.metadata import entry_points
 
-    loaded = []
+    loaded: list[str] = []
     for ep in entry_points(group=PLUGIN_GROUP):
         if ep.name in BOTS:
             loaded.append(ep.name)
@@ -173,7 +174,7 @@ def load_plugins() -> list[str]:
     return loaded
 
 
-def make_bot(name: str, seed: int | None = None, **options) -> Bot:
+def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     """Make a bot by name (case-insensitive), looking among the plugins
     (:func:`load_plugins`) for a name not registered yet.  Raises :class:`ValueError` for
     an unknown name, listing the known ones."""
