@@ -1,6 +1,9 @@
 """``search-v1``: issue 8's determinized Monte Carlo search over a seat's view (R21), in
-every profile (§V) — kept unchanged as the yardstick of the newer ``search``
-(:mod:`gameweave.bots.search`).
+every profile (§V) — kept as the yardstick of the newer ``search``
+(:mod:`gameweave.bots.search`): its decisions stay what they were (the same seed and view
+give the same action; ``benchmarks/bots.py --fingerprint`` checks it), while its parts
+live where ``search`` shares them (:mod:`~gameweave.bots.pimc`,
+:mod:`~gameweave.bots.playout`).  In ``src/`` only the package imports this module.
 
 Design (PIMC with sequential halving over shared worlds; docs/BOTS.md):
 
