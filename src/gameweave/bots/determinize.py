@@ -81,25 +81,20 @@ def clues(view: SeatView) -> list[int]:
     return out
 
 
-def _holds_partners(hand: int, card: int) -> bool:
-    """Whether ``hand`` (40-bit mask) holds two cards that make a meld of three with ``card``."""
-    for pm in MELD_PARTNERS[card]:
-        if hand & pm == pm:
-            return True
-    return False
-
-
 def _draw_hand(pool: list[int], k: int, rng: random.Random, tries: int,
-               chance: Callable[[int], float | None]) -> int:
+               chance: Callable[[int], float | None] | None) -> int:
     """Weighted rejection: shuffle ``pool`` and deal its first ``k`` cards as the hand, up
     to ``tries`` times; a hand is kept with probability ``chance(hand)`` (None: kept
-    without a draw), else the last hand is used.  ``pool`` is left in its last order."""
+    without a draw; no ``chance``: the first hand), else the last hand is used.  ``pool``
+    is left in its last order."""
     hand = 0
     for _ in range(tries):
         rng.shuffle(pool)
         hand = 0
         for c in pool[:k]:
             hand |= 1 << c
+        if chance is None:
+            break
         p = chance(hand)
         if p is None or rng.random() < p:
             break
@@ -119,18 +114,18 @@ def sample_world(view: SeatView, rng: random.Random, clue_cards: list[int] | Non
     unseen = view.unseen()
     pool = [c for c in range(40) if unseen >> c & 1]
     k = view.hand_counts[1 - view.seat]
-    cards = clues(view) if clue_cards is None else clue_cards
+    partners = [MELD_PARTNERS[c] for c in (clues(view) if clue_cards is None else clue_cards)]
 
     def chance(hand: int) -> float | None:
-        if not cards:
-            return None
         bad = 0
-        for c in cards:
-            if _holds_partners(hand, c):
-                bad += 1
+        for pms in partners:
+            for pm in pms:
+                if hand & pm == pm:  # the hand holds two cards melding with the clue
+                    bad += 1
+                    break
         return None if bad == 0 else keep ** bad
 
-    hand = _draw_hand(pool, k, rng, tries, chance)
+    hand = _draw_hand(pool, k, rng, tries, chance if partners else None)
     return hand, pool[k:]
 
 
@@ -264,18 +259,18 @@ def sample_informed(view: SeatView, rng: random.Random, excluded: int | None = N
     if len(allowed) < k:
         allowed += banned
         banned = []
-    weights = weighted
+    partners = [(MELD_PARTNERS[c], w) for c, w in weighted]
 
     def chance(hand: int) -> float | None:
-        if not weights:
-            return None
         keep = 1.0
-        for c, w in weights:
-            if _holds_partners(hand, c):
-                keep *= w
+        for pms, w in partners:
+            for pm in pms:
+                if hand & pm == pm:  # the hand holds two cards melding with the clue
+                    keep *= w
+                    break
         return None if keep >= 1.0 else keep
 
-    hand = _draw_hand(allowed, k, rng, tries, chance)
+    hand = _draw_hand(allowed, k, rng, tries, chance if partners else None)
     stock = allowed[k:] + banned
     rng.shuffle(stock)
     return hand, stock
