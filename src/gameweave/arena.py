@@ -62,7 +62,7 @@ def _bot_seed(seed: int, deal: int, game: int, which: int) -> int:
 
 
 def play_game(bot_names: tuple[str, str], deck: tuple[int, ...], swap: bool, seeds: tuple[int, int],
-              options: tuple[dict, dict] = ({}, {}), rules: Rules | str = "gameweave",
+              options: tuple[dict[str, Any], dict[str, Any]] = ({}, {}), rules: Rules | str = "gameweave",
               opener: int = 0) -> tuple[int, tuple[list[float], list[float]], int]:
     """Play one deal between two bots by name under a profile (§V); bot 1 sits in seat 1
     unless ``swap``; seat index ``opener`` opens.
@@ -94,11 +94,15 @@ def play_game(bot_names: tuple[str, str], deck: tuple[int, ...], swap: bool, see
     return winner, times, n
 
 
-def _play_deal(args) -> list[GameResult]:
+DealTask = tuple[tuple[str, str], int, int, tuple[dict[str, Any], dict[str, Any]], str]
+"""One arena deal for a worker: ``(bot names, arena seed, deal, options, profile name)``."""
+
+
+def _play_deal(args: DealTask) -> list[GameResult]:
     names, seed, deal, options, rules = args
     deck = deal_deck(seed, deal)
     opener = deal_opener(seed, deal, rules)
-    out = []
+    out: list[GameResult] = []
     for game, swap in enumerate((False, True)):
         seeds = (_bot_seed(seed, deal, game, 0), _bot_seed(seed, deal, game, 1))
         w, times, n = play_game(names, deck, swap, seeds, options, rules, opener)
@@ -107,7 +111,7 @@ def _play_deal(args) -> list[GameResult]:
 
 
 def run_arena(bot1: str, bot2: str, deals: int, *, seed: int = 0, jobs: int = 1,
-              options: tuple[dict, dict] = ({}, {}), rules: Rules | str = "gameweave",
+              options: tuple[dict[str, Any], dict[str, Any]] = ({}, {}), rules: Rules | str = "gameweave",
               progress: Callable[[int], None] | None = None) -> list[GameResult]:
     """Play ``deals`` deals under the profile ``rules`` (§V), each twice with seats swapped;
     returns the ``2 * deals`` games in deal order.  Both games of a deal have the same
@@ -122,7 +126,7 @@ def run_arena(bot1: str, bot2: str, deals: int, *, seed: int = 0, jobs: int = 1,
     for name in (bot1, bot2):
         make_bot(name)  # unknown name -> ValueError, before any process starts
     names = (bot1, bot2)
-    tasks = [(names, seed, d, options, rules) for d in range(deals)]
+    tasks: list[DealTask] = [(names, seed, d, options, rules) for d in range(deals)]
     results: list[GameResult] = []
     done = 0
     if jobs <= 1:
@@ -200,7 +204,7 @@ def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | No
     t1 = [x for g in games for x in g.times[0]]
     t2 = [x for g in games for x in g.times[1]]
 
-    def ms(xs):
+    def ms(xs: list[float]) -> dict[str, float]:
         return {
             "median": round(statistics.median(xs) * 1000, 3) if xs else 0.0,
             "p95": round(_pct(xs, 0.95) * 1000, 3),
@@ -208,7 +212,7 @@ def summarize(bot1: str, bot2: str, games: Iterable[GameResult], deals: int | No
             "n": len(xs),
         }
 
-    def r(x):
+    def r(x: float) -> float:
         return round(x, 4)
 
     score = (w1 + 0.5 * t) / n if n else 0.5
@@ -283,7 +287,7 @@ def _elo(x: float) -> str:
     return f"{n:+d}" if n else "0"
 
 
-def _ci(pair) -> str:
+def _ci(pair: list[float]) -> str:
     return f"{pair[0]:.1%}-{pair[1]:.1%}"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import SeatView
 
@@ -77,13 +78,16 @@ class Bot:
         """One :class:`ActionEstimate` per action of ``view.legal``, in legal order, from
         the view only (R21): a pure function of (seed, view), like :meth:`choose`.
 
-        The base implementation simulates every action on shared sampled worlds
-        (:func:`gameweave.bots.search.estimate_actions`, 64 worlds); search bots use
-        their own sampler, playouts and budget.  Raises :class:`ValueError` when the
-        view has no legal actions (not this seat's turn)."""
-        from .search import estimate_actions
-
-        return estimate_actions(view, self.seed)
+        The base implementation asks the default estimator
+        (:func:`set_default_estimator`; the package sets
+        :func:`gameweave.bots.estimate.estimate_actions`, which simulates every action on
+        64 shared sampled worlds); search bots override it with their own sampler,
+        playouts and budget.  Raises :class:`ValueError` when the view has no legal
+        actions (not this seat's turn), :class:`NotImplementedError` when no default
+        estimator is set."""
+        if _DEFAULT_ESTIMATOR is None:
+            raise NotImplementedError(f"{type(self).__name__} cannot estimate: no default estimator is set")
+        return _DEFAULT_ESTIMATOR(view, self.seed)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
@@ -105,6 +109,21 @@ def view_rng(seed: int | None, view: SeatView) -> random.Random:
     instance keeps no mutable state between decisions, so it may serve many threads.
     With ``seed=None`` the bot draws a seed once, at construction."""
     return random.Random(f"{seed}#{view_key(view)}")
+
+
+Estimator = Callable[[SeatView, int | None], list[ActionEstimate]]
+"""``estimator(view, seed) -> estimates``: one :class:`ActionEstimate` per action of
+``view.legal``, in legal order, from the view only (R21), a pure function of its arguments."""
+
+_DEFAULT_ESTIMATOR: Estimator | None = None
+
+
+def set_default_estimator(estimator: Estimator | None) -> None:
+    """Set what :meth:`Bot.estimate` answers for bots that do not estimate themselves
+    (``gameweave.bots`` sets :func:`~gameweave.bots.estimate.estimate_actions` when
+    imported; the interface imports no implementation)."""
+    global _DEFAULT_ESTIMATOR
+    _DEFAULT_ESTIMATOR = estimator
 
 
 class RandomBot(Bot):
@@ -141,7 +160,7 @@ def load_plugins() -> list[str]:
     skipped; the core never imports a third-party library for it."""
     from importlib.metadata import entry_points
 
-    loaded = []
+    loaded: list[str] = []
     for ep in entry_points(group=PLUGIN_GROUP):
         if ep.name in BOTS:
             loaded.append(ep.name)
@@ -155,7 +174,7 @@ def load_plugins() -> list[str]:
     return loaded
 
 
-def make_bot(name: str, seed: int | None = None, **options) -> Bot:
+def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     """Make a bot by name (case-insensitive), looking among the plugins
     (:func:`load_plugins`) for a name not registered yet.  Raises :class:`ValueError` for
     an unknown name, listing the known ones."""

@@ -20,12 +20,15 @@ kept with probability ``keep ** k``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..engine import GameState, SeatView, find_profile
 from ..engine.cards import RANK_OTHERS
 from ..engine.melds import meld_table
 
-
+World = tuple[int, list[int]]
+"""A sampled world: ``(opponent hand, stock)``, a 40-bit mask of the opponent's hidden
+cards and the stock's cards, top first (R21: drawn from the view's unseen cards only)."""
 
 
 def _meld_partners(card: int) -> tuple[int, ...]:
@@ -78,36 +81,51 @@ def clues(view: SeatView) -> list[int]:
     return out
 
 
-def sample_world(view: SeatView, rng: random.Random, clue_cards: list[int] | None = None,
-                 keep: float = 0.25, tries: int = 12) -> tuple[int, list[int]]:
-    """Sample the opponent's hand and the stock order consistently with ``view``.
-
-    Returns ``(opp_hand, stock)``: a 40-bit mask of ``hand_counts[opp]`` cards and a list
-    of the ``stock_count`` remaining unseen cards, top of the stock first.  Each sampled
-    hand that could have melded ``k`` of ``clue_cards`` with two of its cards is accepted
-    with probability ``keep ** k``; after ``tries`` rejections the last hand is used.
-    """
-    unseen = view.unseen()
-    pool = [c for c in range(40) if unseen >> c & 1]
-    k = view.hand_counts[1 - view.seat]
-    if clue_cards is None:
-        clue_cards = clues(view)
+def _draw_hand(pool: list[int], k: int, rng: random.Random, tries: int,
+               chance: Callable[[int], float | None] | None) -> int:
+    """Weighted rejection: shuffle ``pool`` and deal its first ``k`` cards as the hand, up
+    to ``tries`` times; a hand is kept with probability ``chance(hand)`` (None: kept
+    without a draw; no ``chance``: the first hand), else the last hand is used.  ``pool``
+    is left in its last order."""
     hand = 0
     for _ in range(tries):
         rng.shuffle(pool)
         hand = 0
         for c in pool[:k]:
             hand |= 1 << c
-        if not clue_cards:
+        if chance is None:
             break
+        p = chance(hand)
+        if p is None or rng.random() < p:
+            break
+    return hand
+
+
+def sample_world(view: SeatView, rng: random.Random, clue_cards: list[int] | None = None,
+                 keep: float = 0.25, tries: int = 12) -> World:
+    """Sample the opponent's hand and the stock order consistently with ``view``.
+
+    Returns ``(opp_hand, stock)``: a 40-bit mask of ``hand_counts[opp]`` cards and a list
+    of the ``stock_count`` remaining unseen cards, top of the stock first.  Each sampled
+    hand that could have melded ``k`` of ``clue_cards`` (default :func:`clues`) with two
+    of its cards is accepted with probability ``keep ** k``; after ``tries`` rejections
+    the last hand is used.
+    """
+    unseen = view.unseen()
+    pool = [c for c in range(40) if unseen >> c & 1]
+    k = view.hand_counts[1 - view.seat]
+    partners = [MELD_PARTNERS[c] for c in (clues(view) if clue_cards is None else clue_cards)]
+
+    def chance(hand: int) -> float | None:
         bad = 0
-        for c in clue_cards:
-            for pm in MELD_PARTNERS[c]:
-                if hand & pm == pm:
+        for pms in partners:
+            for pm in pms:
+                if hand & pm == pm:  # the hand holds two cards melding with the clue
                     bad += 1
                     break
-        if bad == 0 or rng.random() < keep ** bad:
-            break
+        return None if bad == 0 else keep ** bad
+
+    hand = _draw_hand(pool, k, rng, tries, chance if partners else None)
     return hand, pool[k:]
 
 
@@ -220,7 +238,7 @@ def clue_weights(view: SeatView, fitted: bool = False) -> list[tuple[int, float]
 
 def sample_informed(view: SeatView, rng: random.Random, excluded: int | None = None,
                     weighted: list[tuple[int, float]] | None = None,
-                    tries: int = 12) -> tuple[int, list[int]]:
+                    tries: int = 12) -> World:
     """Sample the opponent's hand and the stock order like :func:`sample_world`, but
     never deal the opponent a card it provably does not hold (``excluded``, default
     :func:`impossible_cards`, R12) and weigh declines per card (``weighted``, default
@@ -241,27 +259,23 @@ def sample_informed(view: SeatView, rng: random.Random, excluded: int | None = N
     if len(allowed) < k:
         allowed += banned
         banned = []
-    hand = 0
-    for _ in range(tries):
-        rng.shuffle(allowed)
-        hand = 0
-        for c in allowed[:k]:
-            hand |= 1 << c
-        if not weighted:
-            break
+    partners = [(MELD_PARTNERS[c], w) for c, w in weighted]
+
+    def chance(hand: int) -> float | None:
         keep = 1.0
-        for c, w in weighted:
-            for pm in MELD_PARTNERS[c]:
-                if hand & pm == pm:
+        for pms, w in partners:
+            for pm in pms:
+                if hand & pm == pm:  # the hand holds two cards melding with the clue
                     keep *= w
                     break
-        if keep >= 1.0 or rng.random() < keep:
-            break
+        return None if keep >= 1.0 else keep
+
+    hand = _draw_hand(allowed, k, rng, tries, chance if partners else None)
     stock = allowed[k:] + banned
     rng.shuffle(stock)
     return hand, stock
 
 
 __all__ = ["FITTED_DECLINE_KEEP", "FITTED_THROW_KEEP", "MELD_PARTNERS", "RANK_OTHERS", "biggest_meld_cards",
-           "clue_weights", "clues", "impossible_cards", "sample_informed",
+           "World", "clue_weights", "clues", "impossible_cards", "sample_informed",
            "sample_world", "world_state"]

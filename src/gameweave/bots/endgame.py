@@ -27,13 +27,10 @@ policy's (only the seat's own choices are maximised): less clairvoyant, and much
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from ..engine import PH_THROW, GameState
 from ..engine.actions import is_meld, meld_cards, thrown_card
-from .search_v1 import playout, throw_score
-
-Policy = Callable[[GameState, random.Random], int]
+from .playout import Policy, playout, throw_score
 
 
 def moves(st: GameState, first: int, throw_width: int) -> list[int]:
@@ -68,7 +65,7 @@ def moves(st: GameState, first: int, throw_width: int) -> list[int]:
 class _Ctx:
     __slots__ = ("seat", "cap", "nodes", "policy", "rng", "width", "opp_policy")
 
-    def __init__(self, seat, cap, policy, rng, width, opp_policy):
+    def __init__(self, seat: int, cap: int, policy: Policy, rng: random.Random, width: int, opp_policy: bool):
         self.seat = seat
         self.cap = cap
         self.nodes = 0

@@ -25,15 +25,18 @@ threads (the ``seed`` only breaks exact ties).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..engine import SeatView
 from ..engine.actions import (
     REFUSE, THROW_KIND, TURN, is_forcing, is_meld, kind_of, meld_cards, thrown_card,
 )
-from ..engine.flow import flow_for
+from ..engine.cards import RANK_OTHERS as _RANK_OTHERS
+from ..engine.cards import Mask, cards_of
+from ..engine.flow import Flow, flow_for
 from ..engine.rules import find_profile
 from .base import Bot
 from .determinize import MELD_PARTNERS
-from .determinize import RANK_OTHERS as _RANK_OTHERS
 
 
 def _up(c: int, k: int) -> int:
@@ -86,7 +89,7 @@ def keep_value(card: int, hand: int, avail: int) -> float:
     return v
 
 
-def danger(card: int, opp_melds, unseen: int, opp_count: int, flow=None) -> float:
+def danger(card: int, opp_melds: tuple[Mask, ...] | list[Mask], unseen: int, opp_count: int, flow: Flow | None = None) -> float:
     """Chance-like score (0..1) that the opponent can meld ``card`` if it goes live for
     them (R10, R12, R18d).
 
@@ -148,7 +151,7 @@ class GreedyBot(Bot):
         return choose_greedy(view, view.legal, self.danger_weight, self.force_min_hand, self.meld_choice)
 
 
-def view_flow(view: SeatView):
+def view_flow(view: SeatView) -> Flow:
     """The flow (melding hooks, :mod:`gameweave.engine.flow`) of the view's profile."""
     return flow_for(find_profile(view.rules))
 
@@ -159,12 +162,12 @@ def meld_key(a: int, hand: int, unseen: int) -> tuple[int, float]:
     used = meld_cards(a) & hand
     left = hand & ~used
     hv = 0.0
-    for c in _cards(left):
+    for c in cards_of(left):
         hv += keep_value(c, left, unseen)
     return used.bit_count() + 1, hv
 
 
-def best_melds(view: SeatView, legal=None, meld_choice: str = "most") -> list[int]:
+def best_melds(view: SeatView, legal: Sequence[int] | None = None, meld_choice: str = "most") -> list[int]:
     """The ``meld`` actions of ``legal`` (default ``view.legal``), one per distinct card
     set (R18: tables with the same cards play alike), best first by :func:`meld_key`
     (``meld_choice="fewest"``: fewest cards first, then the best hand left); an option
@@ -174,7 +177,7 @@ def best_melds(view: SeatView, legal=None, meld_choice: str = "most") -> list[in
     unseen = view.unseen()
     mine_t = view.table_counts[view.seat]
     seen: set[int] = set()
-    ranked = []
+    ranked: list[tuple[bool, int, float, int, int]] = []
     for i, a in enumerate(legal):
         if not is_meld(a):
             continue
@@ -190,7 +193,7 @@ def best_melds(view: SeatView, legal=None, meld_choice: str = "most") -> list[in
     return [r[-1] for r in ranked]
 
 
-def choose_greedy(view: SeatView, legal=None, danger_weight: float = 6.0, force_min_hand: int = 4,
+def choose_greedy(view: SeatView, legal: Sequence[int] | None = None, danger_weight: float = 6.0, force_min_hand: int = 4,
                   meld_choice: str = "most") -> int:
     """The greedy choice among ``legal`` (default ``view.legal``; see :class:`GreedyBot`).
 
@@ -217,7 +220,7 @@ def choose_greedy(view: SeatView, legal=None, danger_weight: float = 6.0, force_
     return legal[0]
 
 
-def throw_scores(view: SeatView, legal=None, danger_weight: float = 6.0,
+def throw_scores(view: SeatView, legal: Sequence[int] | None = None, danger_weight: float = 6.0,
                  force_min_hand: int = 4) -> list[tuple[float, int, int]]:
     """Greedy cost of each throw action in ``legal`` (default ``view.legal``; R13, R15):
     a list of ``(cost, index, action)``, lower cost = better throw.  The cost is the card's
@@ -233,7 +236,7 @@ def throw_scores(view: SeatView, legal=None, danger_weight: float = 6.0,
     opp_count = view.hand_counts[opp]
     opp_melds = view.melds[opp]
     flow = view_flow(view)
-    out = []
+    out: list[tuple[float, int, int]] = []
     dang: dict[int, float] = {}
     for idx, a in enumerate(legal):
         c = thrown_card(a)
@@ -250,13 +253,6 @@ def throw_scores(view: SeatView, legal=None, danger_weight: float = 6.0,
             score = kv + danger_weight * d
         out.append((score, idx, a))
     return out
-
-
-def _cards(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 __all__ = ["GreedyBot", "best_melds", "choose_greedy", "danger", "keep_value", "meld_key", "throw_scores",

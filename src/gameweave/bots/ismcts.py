@@ -13,7 +13,7 @@ R21) and descends a tree whose nodes are the *seat's* information sets:
   it give the seat the same view, so the same legal actions: the availability count of
   every candidate of a node is the node's visit count (UCB1 with availability counts
   reduces to plain UCB1 here).
-* At its own nodes the seat picks among :func:`~gameweave.bots.search_v1.candidates`
+* At its own nodes the seat picks among :func:`~gameweave.bots.pimc.candidates`
   (``width`` 6: the greedy's best throws, one table per R18 card set, every non-meld
   action) by UCB1 with exploration constant ``c``; the greedy's choice gets a head start
   (one pseudo-visit worth ``prior / 2`` wins, as the halving search's head start).
@@ -36,14 +36,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 
 from ..engine import GameState, SeatView, seat_view
 from .determinize import world_state
 from .greedy import choose_greedy
-from .search_v1 import candidates
-
-Policy = Callable[[GameState, random.Random], int]
+from .pimc import WorldSampler, candidates
+from .playout import Policy
 
 _ROOT = 0x5EED
 
@@ -87,7 +85,7 @@ def _new_node(st: GameState, seat: int, width: int, prior: float) -> _Node:
     return _Node(acts, acts.index(g) if g >= 0 else -1, prior)
 
 
-def ismcts(view: SeatView, legal: tuple[int, ...], greedy: int, sample: Callable[[], tuple[int, list[int]]],
+def ismcts(view: SeatView, legal: tuple[int, ...], greedy: int, sample: WorldSampler,
            rng: random.Random, policy: Policy, iterations: int, c: float, prior: float = 2.0, width: int = 6,
            depth: int = 0, seconds: float | None = None, reuse: int = 1, max_steps: int = 400) -> int:
     """The root action chosen by ISMCTS (see the module docstring) among ``legal`` (the

@@ -13,13 +13,13 @@ card thrown to the opponent, a meld missed) rather than playing a weaker plan.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import SeatView
 from .base import ActionEstimate, Bot, make_bot, register, view_key
-import random
 
 
 class NoisyBot(Bot):

@@ -9,200 +9,44 @@ that were measured to help or at least not to hurt (docs/BOTS.md, "What was trie
   never deals the opponent a card that the public history proves it does not hold (the
   R12 set-of-three proof, :func:`~gameweave.bots.determinize.impossible_cards`), and its
   declines are weighted per kind (a throw weighs more than a let-die or a refusal).
-* **A playout policy in which forcing matters** (:func:`make_policy`): optionally the
+* **A playout policy in which forcing matters**
+  (:func:`~gameweave.bots.playout.make_policy`): optionally the
   playout forces (R15) a card the opponent could take anyway when it holds at least four
   cards (never into eleven, R16), and looks at the simulated opponent's hand to avoid
   throwing it a card it can meld.
 
 A decision is a pure function of (seed, view) (with ``iterations``; a ``seconds`` budget
 makes it depend on the clock): the bot keeps no mutable state between calls and may serve
-many threads.  :func:`estimate_actions` is the shared evaluator behind
-:meth:`Bot.estimate <gameweave.bots.base.Bot.estimate>`, hints and analysis
-(:mod:`gameweave.bots.advice`).
+many threads.  The root candidates and the sequential halving are the ones ``search-v1``
+uses (:mod:`gameweave.bots.pimc`), the playouts are :mod:`gameweave.bots.playout`'s, and
+:meth:`SearchBot.estimate` is :func:`~gameweave.bots.estimate.estimate_actions` with the
+bot's sampler and policy (the evaluator behind hints and analysis,
+:mod:`gameweave.bots.advice`).
 """
 
 from __future__ import annotations
 
-import math
 import random
-import time
-from collections.abc import Callable
 
-from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, SeatView, seat_view
-from ..engine.actions import REFUSE, TURN, is_meld, meld_cards, refuse_action, throw_action
-from .base import ActionEstimate, Bot, view_key, view_rng
+from ..engine import PH_THROW, SeatView, seat_view
+from ..engine.actions import is_meld
+from .base import ActionEstimate, Bot, view_rng
 from .determinize import (
-    biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
+    World, biggest_meld_cards, clue_weights, clues, impossible_cards, sample_informed, sample_world, world_state,
 )
 from .endgame import solve
+from .estimate import Sampler, action_groups, estimate_actions
 from .greedy import choose_greedy
 from .ismcts import ismcts
 from .opponent import HandPool
-from .search_v1 import _rollout_meld, candidates, playout, rollout_action, throw_score
+from .pimc import WorldSampler, candidates, halving, root_candidates
+from .playout import DEFAULT_POLICY, Policy, make_policy, rollout_action
 
 DEFAULT_ITERATIONS = 400
 """Default playouts per non-trivial decision (p95 decision time well under 1 s)."""
 
 _STOCK_C = 4
 """``stock_scaled``: the budget is ``iterations * min(4, (20 + C) / (stock + C))``."""
-
-Policy = Callable[[GameState, random.Random], int]
-Sampler = Callable[[SeatView, random.Random], tuple[int, list[int]]]
-
-
-def make_policy(force: bool = False, peek: bool = False, force_min_hand: int = 4, decline: int = 0) -> Policy:
-    """A playout policy for both seats of a simulation state (every profile).
-
-    It is :func:`~gameweave.bots.search_v1.rollout_action` (meld when possible, the
-    option holding most cards; throw the least connected card) plus three switches:
-
-    * ``force``: a throw or a refusal is forced onto the opponent (R15, R18e) when it
-      can be and the opponent holds at least ``force_min_hand`` cards and would not
-      reach eleven (R16) — so forcing and letting a card go differ in the playouts.
-    * ``peek``: the thrower avoids a card the *simulated* opponent can meld with its
-      hand (``flow.can_meld``), not only a card that extends its table.  The playout
-      state is a sampled world, never the real deal (R21).
-    * ``decline`` (a throw score, 0 = off): a card that would be melded with no hand
-      card is declined (``turn``; a turned card is refused only if the opponent cannot
-      meld it) when every throw left afterwards scores at least ``decline`` (3 = each
-      breaks a pair, 6 = each feeds the opponent): the seat weighs what taking the
-      card makes it throw, so forcing such a card (R15) differs from letting it go.
-
-    With all off it is exactly ``rollout_action``.
-    """
-    if not force and not peek and not decline:
-        return rollout_action
-
-    def declines(st: GameState, seat: int, a: int, turned: bool) -> bool:
-        hand = st.hands[seat]
-        if meld_cards(a) & hand:
-            return False  # the meld uses hand cards: always take
-        if turned and st.flow.can_meld(st, 1 - seat, st.card):
-            return False  # refusing would hand it to the opponent
-        h = hand
-        while h:
-            low = h & -h
-            h ^= low
-            if throw_score(st, seat, low.bit_length() - 1, peek) < decline:
-                return False
-        return True
-
-    def policy(st: GameState, rng: random.Random) -> int:
-        ph = st.phase
-        seat = st.to_act
-        opp = 1 - seat
-        if ph == PH_THROW:
-            best = -1
-            bs = 99
-            h = st.hands[seat]
-            while h:
-                low = h & -h
-                h ^= low
-                c = low.bit_length() - 1
-                s = throw_score(st, seat, c, peek)
-                if s <= bs:  # the highest of the cheapest, as rollout_action
-                    bs = s
-                    best = c
-            if force and _may_force(st, opp, force_min_hand):
-                targets = st.force_targets(opp, best)
-                if targets:
-                    return throw_action(best, targets[0])
-            return throw_action(best)
-        if ph == PH_FORCED:
-            return _rollout_meld(st, seat, st.forced)
-        if ph == PH_TAKE or ph == PH_TURNED:
-            a = _rollout_meld(st, seat, st.card)
-            if a >= 0 and not (decline and declines(st, seat, a, ph == PH_TURNED)):
-                return a
-            if ph == PH_TAKE:
-                return TURN
-            if force and _may_force(st, opp, force_min_hand):
-                targets = st.force_targets(opp, st.card)
-                if targets:
-                    return refuse_action(targets[0])
-            return REFUSE
-        return TURN
-
-    return policy
-
-
-def _may_force(st: GameState, target: int, min_hand: int) -> bool:
-    return st.hands[target].bit_count() >= min_hand and st.table_counts[target] + 1 < 11
-
-
-def action_groups(view: SeatView) -> list[list[int]]:
-    """``view.legal`` grouped into actions that play alike: where tables are rearranged
-    (R18) every ``meld`` table of the same card set is one group (taking, forcing and
-    winning look only at the cards, R18d-f); every other action is a group of its own.
-    Groups keep legal order; the first member represents the group."""
-    groups: list[list[int]] = []
-    by_cards: dict[int, list[int]] = {}
-    for a in view.legal:
-        if view.rearranging and is_meld(a):
-            key = meld_cards(a)
-            g = by_cards.get(key)
-            if g is not None:
-                g.append(a)
-                continue
-            g = by_cards[key] = [a]
-            groups.append(g)
-        else:
-            groups.append([a])
-    return groups
-
-
-def estimate_actions(view: SeatView, seed: int | None, worlds: int = 64, policy: Policy | None = None,
-                     sampler: Sampler | None = None, seconds: float | None = None) -> list[ActionEstimate]:
-    """Estimate every legal action of ``view`` from the view only (R21).
-
-    Each of ``worlds`` sampled worlds (``sampler(view, rng)``, default
-    :func:`~gameweave.bots.determinize.sample_informed`; built by
-    :meth:`GameState.from_view`) is played out once after *every* action group
-    (:func:`action_groups`; common random numbers), with ``policy`` (default: the
-    ``search`` bot's).  ``seconds`` stops early (after at least 4 worlds).  Returns one
-    :class:`~gameweave.bots.base.ActionEstimate` per action of ``view.legal``, in legal
-    order; members of a group share its numbers.  A pure function of (seed, view) when
-    ``seconds`` is None.  Raises :class:`ValueError` if the view has no legal actions."""
-    legal = view.legal
-    if not legal:
-        raise ValueError("no legal actions: it is not this seat's turn")
-    if worlds < 1:
-        raise ValueError("worlds must be at least 1")
-    rng = random.Random(f"{seed}#estimate#{view_key(view)}")
-    pol = policy or DEFAULT_POLICY
-    samp = sampler or sample_informed
-    groups = action_groups(view)
-    seat = view.seat
-    wins = [0] * len(groups)
-    ties = [0] * len(groups)
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    n = 0
-    for _ in range(worlds):
-        if deadline is not None and n >= 4 and time.perf_counter() >= deadline:
-            break
-        hand, stock = samp(view, rng)
-        base = world_state(view, hand, stock)
-        for gi, g in enumerate(groups):
-            st = base.clone()
-            st.apply(g[0])
-            r = playout(st, rng, seat, policy=pol)
-            if r == 1.0:
-                wins[gi] += 1
-            elif r == 0.5:
-                ties[gi] += 1
-        n += 1
-    est: dict[int, ActionEstimate] = {}
-    for gi, g in enumerate(groups):
-        w, t = wins[gi] / n, ties[gi] / n
-        e = ActionEstimate(g[0], w, t, max(0.0, 1.0 - w - t), n)
-        for a in g:
-            est[a] = e if a == g[0] else ActionEstimate(a, e.win, e.tablas, e.loss, n)
-    return [est[a] for a in legal]
-
-
-DEFAULT_POLICY: Policy = make_policy(force=False, peek=False)
-"""The playout policy of ``search`` at its default settings (see docs/BOTS.md for what
-was measured)."""
 
 
 class SearchBot(Bot):
@@ -295,20 +139,35 @@ class SearchBot(Bot):
         return impossible_cards(view), clue_weights(view)
 
     def _sampler(self, view: SeatView) -> Sampler:
-        """The sampler of one view: with ``model`` a :class:`~gameweave.bots.opponent.HandPool`
-        built on the first call (from that call's rng), else :meth:`_sample`."""
-        if not self.model or not self.informed:
-            return self._sample
+        """This bot's sampler for one view (a decision or an estimate), its inputs read from
+        the view once: without ``informed`` search-v1's (the view's clues,
+        :func:`~gameweave.bots.determinize.sample_world`); else the evidence of
+        :meth:`evidence` (:func:`~gameweave.bots.determinize.sample_informed`), and with
+        ``model`` worlds drawn from a :class:`~gameweave.bots.opponent.HandPool` built on
+        the first call (from that call's rng).  Only ``view`` is sampled from (R21)."""
+        if not self.informed:
+            cl = clues(view)
+
+            def uninformed(v: SeatView, rng: random.Random) -> World:
+                return sample_world(view, rng, cl)
+            return uninformed
+        excl, wts = self.evidence(view)
+        tries = self.tries
+        if not self.model:
+            def informed(v: SeatView, rng: random.Random) -> World:
+                return sample_informed(view, rng, excl, wts, tries)
+            return informed
         pools: list[HandPool] = []
 
-        def sample(v: SeatView, rng: random.Random) -> tuple[int, list[int]]:
+        def modelled(v: SeatView, rng: random.Random) -> World:
             if not pools:
-                excl, wts = self.evidence(view)
-                pools.append(HandPool(view, rng, self.pool, self.model, excl, wts, self.tries))
+                pools.append(HandPool(view, rng, self.pool, self.model, excl, wts, tries))
             return pools[0].sample(rng)
-        return sample
+        return modelled
 
-    def _sample(self, view: SeatView, rng: random.Random) -> tuple[int, list[int]]:
+    def _sample(self, view: SeatView, rng: random.Random) -> World:
+        """One world of ``view`` from this bot's evidence, without the opponent model
+        (``model``): what :meth:`_sampler` draws when ``model`` is off."""
         if not self.informed:
             return sample_world(view, rng)
         excl, wts = self.evidence(view)
@@ -316,31 +175,13 @@ class SearchBot(Bot):
 
     def decide(self, view: SeatView) -> int:
         rng = view_rng(self.seed, view)
-        seat = view.seat
-        greedy = choose_greedy(view)
-        legal = candidates(view, self.width)
+        legal, greedy = root_candidates(view, self.width)
         if len(legal) == 1:
             return legal[0]
-        if greedy not in legal:  # cannot happen (the greedy's choice ranks first); be safe
-            legal = legal + (greedy,)
-        # the sampler's inputs are read once per decision
-        if self.informed and self.model:
-            excl, wts = self.evidence(view)
-            hp = HandPool(view, rng, self.pool, self.model, excl, wts, self.tries)
+        sampler = self._sampler(view)
 
-            def sample() -> tuple[int, list[int]]:
-                return hp.sample(rng)
-        elif self.informed:
-            excl, wts = self.evidence(view)
-            tries = self.tries
-
-            def sample() -> tuple[int, list[int]]:
-                return sample_informed(view, rng, excl, wts, tries)
-        else:
-            cl = clues(view)
-
-            def sample() -> tuple[int, list[int]]:
-                return sample_world(view, rng, cl)
+        def sample() -> World:
+            return sampler(view, rng)
         if self.tree:  # information-set MCTS over the seat's own decisions (bots/ismcts.py)
             return ismcts(view, legal, greedy, sample, rng, self.policy, self.iterations, self.tree,
                           self.prior, self.width, self.depth, self.seconds, self.reuse)
@@ -350,44 +191,15 @@ class SearchBot(Bot):
         head = legal.index(greedy)
         if self.joint:
             plans, head = self._joint_plans(view, legal, greedy, sample())
-        n_act = len(plans)
         if self.endgame and view.stock_count <= self.endgame:
             return self._endgame(view, plans, head, sample, rng)
-        alive = list(range(n_act))
-        total = [0.0] * n_act
         budget = self.iterations
         if self.stock_scaled:  # a short stock means short playouts: the same time buys more of them
             budget = int(budget * min(4.0, (20 + _STOCK_C) / (view.stock_count + _STOCK_C)))
-        rounds = max(1, math.ceil(math.log2(n_act)))
-        total[head] += self.prior * 0.5  # near-ties go to the greedy choice
-        spent = 0
-        t0 = time.perf_counter()
-        pol = self.policy
-        for r in range(rounds):
-            per = max(1, (budget - spent) // (len(alive) * (rounds - r)))
-            slice_end = None if self.seconds is None else t0 + self.seconds * (r + 1) / rounds
-            if slice_end is not None and r > 0 and time.perf_counter() >= t0 + self.seconds:
-                alive.sort(key=lambda j: -total[j])
-                break
-            k = 0
-            while (k < per) if slice_end is None else (k == 0 or time.perf_counter() < slice_end):
-                hand, stock = sample()
-                base = world_state(view, hand, stock)
-                for i in alive:
-                    st = base.clone()
-                    for a in plans[i]:
-                        st.apply(a)
-                    total[i] += playout(st, rng, seat, policy=pol)
-                spent += len(alive)
-                k += 1
-            if len(alive) <= 1:
-                break
-            alive.sort(key=lambda j: -total[j])
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-        return plans[alive[0]][0]
+        return plans[halving(view, plans, head, sample, rng, self.policy, budget, self.prior, self.seconds)][0]
 
     def _endgame(self, view: SeatView, plans: list[tuple[int, ...]], head: int,
-                 sample: Callable[[], tuple[int, list[int]]], rng: random.Random) -> int:
+                 sample: WorldSampler, rng: random.Random) -> int:
         """``endgame``: every plan valued on ``eg_worlds`` shared sampled worlds by an exact
         solve of the rest of each world (:func:`~gameweave.bots.endgame.solve`, R16, R17,
         at most ``eg_nodes`` states each, then playouts); exact ties go to the greedy's plan."""
@@ -406,7 +218,7 @@ class SearchBot(Bot):
         return plans[max(range(len(plans)), key=lambda j: total[j])][0]
 
     def _joint_plans(self, view: SeatView, legal: tuple[int, ...], greedy: int,
-                     world: tuple[int, list[int]]) -> tuple[list[tuple[int, ...]], int]:
+                     world: World) -> tuple[list[tuple[int, ...]], int]:
         """``joint`` plans: each meld of ``legal`` that leaves the seat to throw (R12, R13) is
         paired with the greedy's ``joint`` best throws after it; other actions stay alone.
         The seat's view after its own meld is the same in every world (R21: its hand and
@@ -444,10 +256,8 @@ class SearchBot(Bot):
         """Every legal action's estimate from the view only (R21), with this bot's sampler
         and playout policy, ``estimate_worlds`` worlds each (see :func:`estimate_actions`).
         A pure function of (seed, view)."""
-        samp: Sampler = self._sampler(view) if self.model or self.inference != "r12" or self.tries != 12 else (
-            sample_informed if self.informed else sample_world)
-        return estimate_actions(view, self.seed, self.estimate_worlds, self.policy, samp)
+        return estimate_actions(view, self.seed, self.estimate_worlds, self.policy, self._sampler(view))
 
 
-__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_POLICY", "SearchBot", "action_groups", "estimate_actions",
-           "make_policy"]
+__all__ = ["DEFAULT_ITERATIONS", "DEFAULT_POLICY", "SearchBot", "action_groups", "candidates", "estimate_actions",
+           "make_policy", "rollout_action"]
