@@ -124,11 +124,8 @@ def create_app(
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    app.include_router(lobby.router)
-    app.include_router(matches.router)
-    app.include_router(advice.router)
-    app.include_router(ops.router)
-    app.include_router(pages.router)
+    for routes in (lobby, matches, advice, ops, pages):
+        app.include_router(routes.router)
 
     @app.websocket("/ws/{match_id}")
     async def play(ws: WebSocket, match_id: str) -> None:

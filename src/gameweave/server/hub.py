@@ -3,8 +3,9 @@
 The hub routes every message to its match's room and owns only what is shared: the
 database (:class:`~.database.Database`: every store call runs on its threads, actions
 through the group commit), the bus to the other nodes (:class:`~.sync.Sync`), the bots
-(:class:`~.botrunner.BotRunner`), the timeout policy, and the sweeps (idle rooms,
-abandoned matches, presence).  Every change — ``act``, ``next_deal``, ``resign``, a clock
+(:class:`~.botrunner.BotRunner`), the timeout policy, new matches and seats
+(:class:`~.seats.Seats`) and the sweeps (:class:`~.sweeps.Sweeps`: idle rooms, abandoned
+matches, presence).  Every change — ``act``, ``next_deal``, ``resign``, a clock
 timeout, a bot's move — goes through the one authoritative path
 (:class:`~.steps.ChangePath`): room, lock, catch-up, the referee's check, apply, store,
 announce, publish.
@@ -19,26 +20,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import secrets
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
 from types import MappingProxyType
 from typing import Any
 
-from ..engine import OptionError
 from ..storage import Store
-from ..tables import (
-    Table, TableError, check_name, check_new_match, hash_token, is_phrase, new_token, secure_deck,
-)
+from ..tables import Table, TableError, is_phrase, secure_deck
 from ..tables.timeouts import TimeoutPolicy
 from .botrunner import BotRunner, Bots
 from .connection import Connection
-from .database import CommitQueue, Database
+from .database import Database
 from .middleware import TokenBucket
 from .room import MatchRoom
+from .seats import Seats, invite_problem
 from .settings import MAX_FRAME
-from .steps import Act, ChangePath, NextDeal, Resign, Timeout, Unchanged
+from .steps import Act, ChangePath, NextDeal, Resign
+from .sweeps import Sweeps
 from .sync import Sync
 
 log = logging.getLogger("gameweave.server")
@@ -90,18 +88,19 @@ class Hub:
         self.db = Database(store)
         self.bus = bus
         self.deck_source = deck_source or secure_deck
-        self.idle_evict_s, self.bot_lease_s = idle_evict_s, bot_lease_s
+        self.bot_lease_s, self.clock_scale, self.phrase_interval_s = bot_lease_s, clock_scale, phrase_interval_s
         self.presence_timeout_s, self.presence_sweep_s = presence_timeout_s, presence_sweep_s
-        self.clock_scale, self.abandon_after_days = clock_scale, abandon_after_days
-        self.phrase_interval_s = phrase_interval_s
-        self.timeout_policy = timeout_policy or TimeoutPolicy()
         self.rooms: dict[str, MatchRoom] = {}
         self._loads: dict[str, asyncio.Task] = {}
         self.closing = False
         self._tasks: list[asyncio.Task] = []
         self.sync = Sync(self.db, bus, self.rooms, self.forget, self._after, valid_match_id)
-        self.path = ChangePath(self.db, self.sync, self._deal, self._after)
+        self.path = ChangePath(self.db, self.sync, self._deal, self._after, timeout_policy=timeout_policy,
+                               lease_s=bot_lease_s)
         self.bots = BotRunner(bots, self.path, bus, delay=bot_delay, lease_s=bot_lease_s, workers=bot_workers)
+        self.seats = Seats(self.db, self.sync, self.bots.names, self._deal, self._open, self.room, clock_scale)
+        self.sweeps = Sweeps(self.db, bus, self.rooms, self.forget, self.room, idle_evict_s=idle_evict_s,
+                             abandon_after_days=abandon_after_days, presence_sweep_s=presence_sweep_s)
         self.metrics = metrics
 
     # ------------------------------------------------------------------ shared state
@@ -113,11 +112,6 @@ class Hub:
     @metrics.setter
     def metrics(self, metrics: Any) -> None:
         self._metrics = self.sync.metrics = self.path.metrics = self.bots.metrics = metrics
-
-    @property
-    def commits(self) -> CommitQueue:
-        """The group commit of accepted actions."""
-        return self.db.commits
 
     @property
     def tables(self) -> Mapping[str, Table]:
@@ -143,8 +137,14 @@ class Hub:
 
     def _new_room(self, table: Table) -> MatchRoom:
         room = MatchRoom(table, clock_scale=self.clock_scale, presence_timeout_s=self.presence_timeout_s,
-                         on_timeout=self._timeout)
+                         on_timeout=self.path.timeout)
         self.rooms[table.match_id] = room
+        return room
+
+    def _open(self, table: Table) -> MatchRoom:
+        """The room of a new match (its bot started if it is to act)."""
+        room = self._new_room(table)
+        self.bots.wake(room)
         return room
 
     # ------------------------------------------------------------------ lifecycle
@@ -154,38 +154,9 @@ class Hub:
         :class:`~gameweave.server.bus.BusError` if Redis cannot be reached."""
         if self.bus is not None:
             await self.bus.start(self.sync.on_event, self.sync.resync)
-        self._tasks = [asyncio.create_task(self._sweep()), asyncio.create_task(self._presence_sweep())]
+        self._tasks = [asyncio.create_task(self.sweeps.idle_loop()), asyncio.create_task(self.sweeps.presence_loop())]
         for match_id in await self.db.run(self.store.bot_matches_in_play):
             await self.room(match_id)
-
-    async def _sweep(self) -> None:
-        period = max(0.05, min(30.0, self.idle_evict_s / 2))
-        last_abandon = 0.0
-        while not self.closing:
-            await asyncio.sleep(period)
-            try:
-                self.evict_idle()
-                if time.monotonic() - last_abandon > 600:
-                    last_abandon = time.monotonic()
-                    await self.close_abandoned()
-            except Exception as exc:  # pragma: no cover - never stop sweeping
-                log.error("sweeper: %s", type(exc).__name__)
-
-    async def _presence_sweep(self) -> None:
-        """Every ``presence_sweep_s`` seconds, re-send the state of every match whose
-        seats' ``online`` changed (a socket gone silent, issue 10)."""
-        while not self.closing:
-            await asyncio.sleep(self.presence_sweep_s)
-            try:
-                for room in list(self.rooms.values()):
-                    if self.bus is not None and room.people.remote:  # seats on other nodes: Redis keys
-                        got = await self.bus.presence(room.match_id)
-                        if got is not None:
-                            room.people.remote_online = got
-                    if room.people.has_sockets() and room.presence_changed():
-                        room.announce()
-            except Exception as exc:  # pragma: no cover - never stop sweeping
-                log.error("presence sweep: %s", type(exc).__name__)
 
     def forget(self, match_id: str) -> None:
         """Forget a match (it reloads from the database when next named)."""
@@ -196,42 +167,16 @@ class Hub:
     def evict_idle(self, now: float | None = None) -> int:
         """Forget the rooms with no socket, no running bot task, no lock holder and no use
         for ``idle_evict_s`` seconds; returns how many were evicted."""
-        now = time.monotonic() if now is None else now
-        idle = [m for m, r in self.rooms.items() if r.idle(now, self.idle_evict_s)]
-        for match_id in idle:
-            self.forget(match_id)
-        return len(idle)
-
-    async def _abandon_if_quiet(self, table: Table, now: float | None = None) -> bool:
-        """Close ``table`` as abandoned if it is not over and had no move for
-        ``abandon_after_days``; True if it did now."""
-        now = time.time() if now is None else now
-        if table.match_over or not table.last_move_at or now - table.last_move_at < self.abandon_after_days * 86400:
-            return False
-        table.abandoned = True
-        await self.db.run(self.store.abandon, table.match_id)
-        log.info("match %s: closed as abandoned (no move for %g days)", table.match_id, self.abandon_after_days)
-        return True
+        return self.sweeps.evict_idle(now)
 
     async def close_abandoned(self, now: float | None = None) -> int:
         """The periodic sweep of abandoned matches (also checked lazily on load):
         closes every match with no move for ``abandon_after_days``; returns how many."""
-        now = time.time() if now is None else now
-        cutoff = datetime.fromtimestamp(now - self.abandon_after_days * 86400, UTC)
-        closed = 0
-        for match_id in await self.db.run(self.store.quiet_matches, cutoff):
-            room = await self.room(match_id)
-            if room is None:
-                continue
-            async with room.lock:
-                if room.table is not None and await self._abandon_if_quiet(room.table, now):
-                    closed += 1
-                    room.announce()
-        return closed
+        return await self.sweeps.close_abandoned(now)
 
     async def close(self) -> None:
         """Stop bots and clocks, close sockets, release the database and Redis."""
-        self.closing = True
+        self.closing = self.sweeps.closing = self.path.closing = True
         self.bots.close()
         for task in self._tasks:
             task.cancel()
@@ -263,23 +208,24 @@ class Hub:
         return await asyncio.shield(load)
 
     async def _load(self, match_id: str) -> MatchRoom | None:
+        """Load a match from the database: its first load here, or its table again after
+        a database error dropped it (a reload: its room and sockets stayed)."""
         try:
             self.sync.loading(match_id)
             table = await self.db.run(self.store.load, match_id)
             room = self.rooms.get(match_id)
             if table is None:
                 self.forget(match_id)
-            elif room is not None:  # its table was dropped after a database error; the sockets stay
-                room.table = table
-                if self.metrics is not None:
-                    self.metrics.reload("dropped")
-                room.announce()
-            else:
-                await self._abandon_if_quiet(table)
-                room = self._new_room(table)
-            await self.sync.loaded(room if table is not None else None, match_id)
-            if table is None or room is None:
+                await self.sync.loaded(None, match_id)
                 return None
+            if room is None:
+                await self.sweeps.abandon_if_quiet(table)
+                room = self._new_room(table)
+            else:
+                room.table = table
+                self.sync.count("dropped")
+                room.announce()
+            await self.sync.loaded(room, match_id)
             self.bots.wake(room)
             room.arm_clock()
             return room
@@ -302,97 +248,29 @@ class Hub:
                      rules: str = "gameweave", stake: int | None = None,
                      tablas_stake: str | None = None, name: str | None = None,
                      clock: int | None = None, hints: bool = False) -> tuple[Table, str]:
-        """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1 token)``.
-
-        ``bot`` is one of the offered bots' names (case and surrounding spaces do not
-        matter); None means the default, ``random``.  ``fmt``, ``target``, ``stake`` and
-        ``tablas_stake`` (R20) default to the profile's.  Raises :class:`TableError`
-        ``unknown_bot`` for any other string, the empty one included, and ``bad_option``
-        for a format the profile does not offer or stakes options outside a stakes match
-        (:func:`~gameweave.tables.check_new_match`); ``bad_name`` for a ``name`` that is
-        not 1-24 characters once trimmed (or holds a control character); ``bad_option``
-        for a ``clock`` other than None, 60 or 30.
-        """
-        name = check_name(name)
-        try:
-            opts = check_new_match(rules, fmt, target, stake, tablas_stake)
-        except OptionError as exc:
-            raise TableError("bad_option", str(exc), params={"detail": str(exc)}) from None
-        if opponent == "bot":
-            bot = self._bot_name(bot)
-        deck, salt, test = self._deal()
-        table, token = Table.create(opponent=opponent, bot=bot, format=opts["match"], target=opts["target"],
-                                    deck=deck, salt=salt, rules=rules, stake=opts["stake"],
-                                    tablas_stake=opts["tablas_stake"], test=test, name=name, clock=clock,
-                                    clock_scale=self.clock_scale, hints=hints)
-        table.last_move_at = time.time()
-        await self.db.run(self.store.create, table)
-        room = self._new_room(table)
-        log.info("match %s created (%s%s, %s %s, %s)%s", table.match_id, opponent,
-                 f" {bot}" if opponent == "bot" else "", table.format, table.target, table.rules,
-                 " from a test deck" if test else "")
-        self.bots.wake(room)
-        return table, token
-
-    def _bot_name(self, bot: str | None) -> str:
-        names = self.bots.names()
-        bot_name = "random" if bot is None else bot.strip().lower()
-        if bot_name not in names:
-            shown = "an empty name" if not bot_name else repr(str(bot)[:32])
-            raise TableError("unknown_bot", f"unknown bot: {shown} (this server has: {', '.join(names)}; "
-                                            "leave 'bot' out for random)", params={"bot": str(bot)[:32]})
-        return bot_name
+        """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1
+        token)``.  Raises :class:`TableError` (``unknown_bot``, ``bad_option``,
+        ``bad_name``): see :meth:`~gameweave.server.seats.Seats.create`."""
+        return await self.seats.create(opponent, bot, fmt, target, rules, stake, tablas_stake, name, clock, hints)
 
     async def rematch(self, table: Table, seat: int = 0) -> tuple[Table, str]:
         """A new match with the settings of ``table`` (profile, format, target, stake,
         tablas stake, opponent, bot, clock); the asker (``seat`` of ``table``) holds its
         seat 1, under its name.  Returns ``(table, seat-1 token)``."""
-        m = table.match
-        stakes = m.format == "stakes"
-        return await self.create(table.opponent, table.bot, m.format, m.target, rules=table.rules,
-                                 stake=m.stake if stakes else None,
-                                 tablas_stake=m.tablas_stake if stakes else None,
-                                 name=table.names[seat], clock=table.clock, hints=table.hints)
+        return await self.seats.rematch(table, seat)
 
     async def seat_for_token(self, match_id: Any, token: Any) -> tuple[Table | None, int]:
         """``(table, seat index)`` that ``token`` holds, ``(table, -1)`` for a wrong
         token, ``(None, -1)`` for no such match.  With several nodes, while seat 2 is
         open here a token that does not match is checked once more against the database
         (seat 2 may have joined on another node a moment ago)."""
-        room = await self.room(match_id)
-        if room is None or room.table is None:
-            return None, -1
-        table = room.table
-        seat = table.seat_of_token(token)
-        if seat < 0 and self.bus is not None and isinstance(token, str) and token and table.token_hashes[1] is None:
-            async with room.lock:
-                table = await self.sync.refresh(room, "token") or table
-            seat = table.seat_of_token(token)
-        return table, seat
+        return await self.seats.seat_for_token(match_id, token)
 
     async def join(self, match_id: str, invite: Any, name: str | None = None) -> tuple[Table, str]:
         """Give seat 2 of a friend match to the holder of ``invite`` (named ``name``);
         returns ``(table, seat-2 token)``.  Raises :class:`TableError` (``bad_name``,
         ``unknown_match``, ``not_a_friend_match``, ``bad_invite``, ``already_joined``)."""
-        name = check_name(name)
-        room = await self.room(match_id)
-        if room is None or room.table is None:
-            raise TableError("unknown_match", "no such match")
-        async with room.lock:
-            table = room.table
-            problem = invite_problem(table, invite)
-            if problem is not None:
-                raise TableError(*problem)
-            token = new_token()
-            h = hash_token(token)
-            if not await self.db.run(self.store.join, match_id, h, name):
-                raise TableError("already_joined", "seat 2 of this match is already taken")
-            table.token_hashes[1] = h
-            table.names[1] = name
-            log.info("match %s: seat 2 joined", match_id)
-            room.announce()
-            self.sync.publish(room, {"kind": "join", "token2": h, "name": name})
-        return table, token
+        return await self.seats.join(match_id, invite, name)
 
     # ------------------------------------------------------------------ sockets
     def heard(self, conn: Connection) -> None:
@@ -488,8 +366,7 @@ class Hub:
 
     # ------------------------------------------------------------------ changes
     async def _run(self, match_id: Any, step: Any) -> Table:
-        room = await self.room(match_id)
-        if room is None:
+        if (room := await self.room(match_id)) is None:
             raise TableError("unknown_match", "no such match")
         return await self.path.run(room, step)
 
@@ -514,40 +391,6 @@ class Hub:
         ``malformed``, ``match_over``, ``bad_token``, ``deal_over``, ``stale``); after
         losing a race to another writer, the checks run again as in :meth:`act`."""
         return await self._run(match_id, Resign(seat, token, scope, version))
-
-    async def _timeout(self, room: MatchRoom, version: int, seat: int, delay: float) -> None:
-        """When a timed decision runs out, play the timeout policy's move for the seat
-        (after two timeouts in a row the seat is away).  With several nodes only the
-        holder of the match's lease plays it (the database's version check makes it
-        happen once)."""
-        try:
-            await asyncio.sleep(delay)
-            while self.bus is not None and not await self.bus.acquire(room.match_id, self.bot_lease_s):
-                # another node holds the lease and plays it; if that node died, its lease
-                # expires and this node plays the timeout (unless the decision was made)
-                await asyncio.sleep(min(1.0, self.bot_lease_s / 4))
-                if self.closing or room.closed or room.table is None or room.table.version != version:
-                    return
-            await self.path.run(room, Timeout(seat, version, self.timeout_policy))
-        except (asyncio.CancelledError, Unchanged, TableError):
-            pass
-        except Exception as exc:  # never let a clock take the server down
-            log.error("match %s: clock failed: %s", room.match_id, type(exc).__name__)
-
-
-def invite_problem(table: Table, invite: Any) -> tuple[str, str] | None:
-    """Why ``invite`` would not take seat 2 of ``table`` now, as ``(code, message)``
-    (``not_a_friend_match``, ``bad_invite``, ``already_joined``), or None if it would.
-    Used by both ``join`` and ``invite-status``."""
-    if table.opponent != "friend":
-        return "not_a_friend_match", "this match is against a bot; nobody can join it"
-    if not isinstance(invite, str) or table.invite is None or not secrets.compare_digest(
-        invite.encode("utf-8", "replace"), table.invite.encode()
-    ):
-        return "bad_invite", "that invite is not valid for this match"
-    if table.token_hashes[1] is not None:
-        return "already_joined", "seat 2 of this match is already taken"
-    return None
 
 
 __all__ = ["Connection", "Hub", "MATCH_ID", "MAX_FRAME", "SHUTDOWN_CLOSE", "TokenBucket", "invite_problem",

@@ -21,6 +21,7 @@ again, so the loser hears the real code (``deal_over``, ``not_your_turn``, ``ill
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -207,12 +208,19 @@ class ChangePath:
         sync: the :class:`~gameweave.server.sync.Sync` (catch-up, reload, publish).
         deal: ``() -> (deck, salt, test)`` for every new deal.
         after: called with the room after every change (wakes its bot).
+        timeout_policy: the move played when a clock runs out (default: refuse, else
+            turn, else the first legal action).
+        lease_s: lifetime of a node's lease on a match (the clock's, with a bus).
     """
 
     def __init__(self, db: Any, sync: Any, deal: Callable[[], tuple[tuple[int, ...], str, bool]],
-                 after: Callable[[MatchRoom], None]):
+                 after: Callable[[MatchRoom], None], *, timeout_policy: TimeoutPolicy | None = None,
+                 lease_s: float = 5.0):
         self.db, self.sync, self.deal, self.after = db, sync, deal, after
+        self.timeout_policy = timeout_policy or TimeoutPolicy()
+        self.lease_s = lease_s
         self.metrics: Any = None
+        self.closing = False
 
     async def run(self, room: MatchRoom, step: Step) -> Table:
         """Run ``step`` on ``room``; returns the live table after it.  Raises
@@ -257,6 +265,25 @@ class ChangePath:
             raise TableError("unknown_match", "no such match")
         step.check(room, fresh)
         return fresh
+
+    async def timeout(self, room: MatchRoom, version: int, seat: int, delay: float) -> None:
+        """The clock's task (:class:`~gameweave.server.clock.RoomClock`): after ``delay``
+        seconds, play the timeout policy's move for ``seat`` if it still has the decision
+        of ``version`` (:class:`Timeout`).  With several nodes only the holder of the
+        match's lease plays it (the database's version check makes it happen once); if
+        that node died, its lease expires and this one plays."""
+        bus = self.sync.bus
+        try:
+            await asyncio.sleep(delay)
+            while bus is not None and not await bus.acquire(room.match_id, self.lease_s):
+                await asyncio.sleep(min(1.0, self.lease_s / 4))
+                if self.closing or room.closed or room.table is None or room.table.version != version:
+                    return
+            await self.run(room, Timeout(seat, version, self.timeout_policy))
+        except (asyncio.CancelledError, Unchanged, TableError):
+            pass
+        except Exception as exc:  # never let a clock take the server down
+            log.error("match %s: clock failed: %s", room.match_id, type(exc).__name__)
 
     async def commit_action(self, room: MatchRoom, seat: int, a: int) -> Event:
         """Apply a checked action int, commit it through the group commit; the event

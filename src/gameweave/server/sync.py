@@ -68,7 +68,8 @@ class Sync:
             self.bus.publish({**event, "match": match_id})
 
     # ------------------------------------------------------------------ the database
-    def _count(self, reason: str) -> None:
+    def count(self, reason: str) -> None:
+        """Count one reload of a live match (``gameweave_match_reloads_total``)."""
         if self.metrics is not None:
             self.metrics.reload(reason)
 
@@ -76,7 +77,7 @@ class Sync:
         """Make a fresh load from the database the room's table and announce it (the
         caller holds the lock); None (and the match forgotten) if it is gone."""
         fresh = await self.db.run(self.db.store.load, room.match_id)
-        self._count(reason)
+        self.count(reason)
         if fresh is None:
             self.forget(room.match_id)
             return None
@@ -91,7 +92,7 @@ class Sync:
         lock).  Returns the live table (a fresh one if the copy disagrees)."""
         table = room.table
         loaded = await self.db.run(self.db.store.load, room.match_id)
-        self._count(reason)
+        self.count(reason)
         if loaded is None or table is None:
             return await self.reload(room, reason) if table is None else table
         table.token_hashes = list(loaded.token_hashes)

@@ -9,7 +9,7 @@ from ...bots import bot_names, level_names
 from ... import i18n
 from ..deps import HubDep
 from ..errors import ApiError
-from ..hub import invite_problem
+from ..seats import invite_problem
 from ...tables import all_profile_offers, help_for_wire
 from ..schemas import (
     BotList, Catalog, CreateMatch, HelpOut, error_responses, InviteStatus, JoinMatch, JoinWithName, MyMatches,
