@@ -22,7 +22,6 @@ import logging
 import re
 import time
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 from ..storage import Store
@@ -32,7 +31,7 @@ from .botrunner import BotRunner, Bots
 from .connection import Connection
 from .database import Database
 from .middleware import TokenBucket
-from .room import MatchRoom
+from .room import MatchRoom, RoomView
 from .seats import Seats, invite_problem
 from .settings import MAX_FRAME
 from .steps import Act, ChangePath, NextDeal, Resign
@@ -116,17 +115,17 @@ class Hub:
     @property
     def tables(self) -> Mapping[str, Table]:
         """``match_id -> live table`` (a read-only view over the rooms)."""
-        return MappingProxyType({m: r.table for m, r in self.rooms.items() if r.table is not None})
+        return RoomView(self.rooms, "table")
 
     @property
     def locks(self) -> Mapping[str, asyncio.Lock]:
         """``match_id -> lock`` of every room (read-only)."""
-        return MappingProxyType({m: r.lock for m, r in self.rooms.items()})
+        return RoomView(self.rooms, "lock")
 
     @property
     def used(self) -> Mapping[str, float]:
         """``match_id -> monotonic time of its last use`` (read-only)."""
-        return MappingProxyType({m: r.used for m, r in self.rooms.items()})
+        return RoomView(self.rooms, "used")
 
     def _after(self, room: MatchRoom) -> None:
         self.bots.wake(room)
@@ -218,6 +217,7 @@ class Hub:
                 self.forget(match_id)
                 await self.sync.loaded(None, match_id)
                 return None
+            first = room is None
             if room is None:
                 await self.sweeps.abandon_if_quiet(table)
                 room = self._new_room(table)
@@ -225,12 +225,13 @@ class Hub:
                 room.table = table
                 self.sync.count("dropped")
                 room.announce()
-            await self.sync.loaded(room, match_id)
+            await self.sync.loaded(room, match_id, first=first)
             self.bots.wake(room)
             room.arm_clock()
             return room
         finally:
             self._loads.pop(match_id, None)
+            self.sync.stop_loading(match_id)
 
     async def table(self, match_id: Any) -> Table | None:
         """The live table of ``match_id`` (see :meth:`room`), or None."""

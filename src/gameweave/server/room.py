@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import Any
 
 from ..tables import Table
@@ -150,4 +150,24 @@ class MatchRoom:
                 sockets(c)
 
 
-__all__ = ["MatchRoom", "OnTimeout"]
+class RoomView(Mapping[str, Any]):
+    """A read-only ``match_id -> room.<attr>`` view over a dict of rooms (no copy); rooms
+    whose attribute is None are left out (a dropped table)."""
+
+    def __init__(self, rooms: dict[str, MatchRoom], attr: str):
+        self._rooms, self._attr = rooms, attr
+
+    def __getitem__(self, match_id: str) -> Any:
+        value = getattr(self._rooms[match_id], self._attr)
+        if value is None:
+            raise KeyError(match_id)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (m for m, r in list(self._rooms.items()) if getattr(r, self._attr) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+__all__ = ["MatchRoom", "OnTimeout", "RoomView"]

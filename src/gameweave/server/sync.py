@@ -153,11 +153,23 @@ class Sync:
         """A first load of ``match_id`` starts: note the versions its events carry meanwhile."""
         self._loading.setdefault(match_id, -1)
 
-    async def loaded(self, room: MatchRoom | None, match_id: str) -> None:
-        """The first load of ``match_id`` ended (``room`` None: no such match): if an
-        event carried a newer version meanwhile, catch up."""
-        seen = self._loading.pop(match_id, -1)
-        if room is not None and room.table is not None and seen > room.table.version:
+    def stop_loading(self, match_id: str) -> None:
+        """The load of ``match_id`` is over (whatever came of it)."""
+        self._loading.pop(match_id, None)
+
+    async def loaded(self, room: MatchRoom | None, match_id: str, first: bool = False) -> None:
+        """The load of ``match_id`` ended (``room`` None: no such match): if an event
+        carried a newer version meanwhile, catch up.  On a ``first`` load, the seats open
+        on other nodes are read from their presence keys (their ``hello`` came before)."""
+        seen = self._loading.get(match_id, -1)
+        if room is None or room.table is None or self.bus is None:
+            return
+        if first:
+            got = await self.bus.presence(match_id)
+            if got is not None:
+                room.people.remote_online = got
+                room.people.remote.update({s: 0 for s in (0, 1) if got[s]})
+        if seen > room.table.version:
             async with room.lock:
                 await self.refresh(room, "gap")
 
