@@ -12,7 +12,9 @@ class TcpProxy:
     """Forward ``127.0.0.1:<port>`` to ``target_host:target_port`` in a thread of its own.
 
     :meth:`cut` closes every open connection and stops listening (new connections are
-    refused); :meth:`restore` listens again on the same port.
+    refused); :meth:`restore` listens again on the same port.  :meth:`freeze` keeps every
+    connection open but forwards nothing (a network that went quiet, no FIN, no RST)
+    until :meth:`thaw`.
     """
 
     def __init__(self, target_host: str, target_port: int, port: int = 0):
@@ -21,6 +23,7 @@ class TcpProxy:
         self.loop = asyncio.new_event_loop()
         self._server: asyncio.AbstractServer | None = None
         self._conns: set[asyncio.StreamWriter] = set()
+        self._flowing: asyncio.Event | None = None
         self._thread = threading.Thread(target=self.loop.run_forever, name="tcpproxy", daemon=True)
         self._thread.start()
         self._call(self._listen())
@@ -29,6 +32,9 @@ class TcpProxy:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
 
     async def _listen(self) -> None:
+        if self._flowing is None:
+            self._flowing = asyncio.Event()
+            self._flowing.set()
         self._server = await asyncio.start_server(self._handle, "127.0.0.1", self.port, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
 
@@ -43,6 +49,7 @@ class TcpProxy:
         async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
             try:
                 while data := await src.read(65536):
+                    await self._flowing.wait()
                     dst.write(data)
                     await dst.drain()
             except (OSError, asyncio.CancelledError):
@@ -71,6 +78,14 @@ class TcpProxy:
     def restore(self) -> None:
         """Listen again (on the same port)."""
         self._call(self._listen())
+
+    def freeze(self) -> None:
+        """Forward nothing (connections stay open) until :meth:`thaw`."""
+        self.loop.call_soon_threadsafe(self._flowing.clear)
+
+    def thaw(self) -> None:
+        """Forward again what waits and what comes."""
+        self.loop.call_soon_threadsafe(self._flowing.set)
 
     def close(self) -> None:
         """Cut and stop the thread."""

@@ -201,6 +201,7 @@ class Bus:
             except Exception as exc:  # one bad event must not stop the reader
                 log.error("redis: event %s for match %s failed: %s", event.get("kind"), event.get("match"),
                           type(exc).__name__)
+            heard = time.monotonic()  # busy with it (a catch-up) is not silent
 
     async def close(self) -> None:
         """Send what waits (for up to 2 s), stop listening and close the connections."""

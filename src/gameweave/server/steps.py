@@ -234,6 +234,8 @@ class ChangePath:
                 raise TableError("unknown_match", "no such match")
             if self.sync.bus is not None and type(step.version) is int and step.version > table.version:
                 table = await self.sync.catch_up(room, "client_ahead")  # it saw a newer version elsewhere
+                if table is None:
+                    raise TableError("unknown_match", "no such match")
             checked = step.check(room, table)
             prev = table.version
             try:
@@ -252,9 +254,8 @@ class ChangePath:
             room.announce()
             if event is not None:
                 self.sync.publish(room, event)
-            table = room.table
         self.after(room)
-        return table
+        return room.table or table
 
     async def _lost_race(self, room: MatchRoom, step: Step) -> Table:
         """Another writer stored its step first: reload, and check ``step`` again against

@@ -86,10 +86,11 @@ class Sync:
         room.announce()
         return fresh
 
-    async def catch_up(self, room: MatchRoom, reason: str) -> Table:
+    async def catch_up(self, room: MatchRoom, reason: str) -> Table | None:
         """Bring the room's table to the database's version one step at a time,
         announcing every version to this node's sockets in order (caller holds the
-        lock).  Returns the live table (a fresh one if the copy disagrees)."""
+        lock).  Returns the live table (a fresh one if the copy disagrees; None if the
+        match is gone)."""
         table = room.table
         loaded = await self.db.run(self.db.store.load, room.match_id)
         self.count(reason)
