@@ -7,8 +7,10 @@ mode) always, and on PostgreSQL when ``GAMEWEAVE_TEST_DATABASE_URL`` is set."""
 from __future__ import annotations
 
 import random
+import uuid
 from datetime import UTC, datetime
 
+import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
@@ -21,6 +23,30 @@ from gameweave.storage.store import MIGRATIONS
 from gameweave.tables import Table, deck_text
 
 DECK = build_deck("4h 5h Ac 2s 3d Jd Qs Kd 7c 7s", "3c 4c 5c Ks Js Qh 6d 7d Ah Ad", "6h")
+
+
+@pytest.fixture
+def empty_db(db_url):
+    """A database with no schema yet: the SQLite file of ``db_url``, or a new PostgreSQL
+    database next to ``db_url``'s (the worker's one is already at head), dropped after."""
+    if db_url.startswith("sqlite"):
+        yield db_url
+        return
+    from sqlalchemy.engine import make_url
+
+    url = make_url(db_url)
+    name = f"gw_mig_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                              "WHERE datname = :n AND pid <> pg_backend_pid()"), {"n": name})
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        admin.dispose()
 
 
 def _alembic(url: str, target: str, down: bool = False) -> None:
@@ -86,7 +112,8 @@ def _stored(url: str, match_id: str) -> list:
     return [r[0] for r in rows]
 
 
-def test_migration_0005_turns_text_rows_into_ints_under_each_match_s_profile(db_url):
+def test_migration_0005_turns_text_rows_into_ints_under_each_match_s_profile(empty_db):
+    db_url = empty_db
     _alembic(db_url, "0004")
     played = {rules: _played(rules, seed) for seed, rules in enumerate(("gameweave", "anglo-american", "classic"))}
     for table, seats in played.values():
