@@ -136,6 +136,17 @@ def test_a_deal_through_two_nodes_applies_every_step_from_the_event_and_reloads_
         a, b = (h.tables[mid] for h in hubs)
         assert not a.playing and a.version == b.version and a.state.history == b.state.history
         assert a.match.results == b.match.results
+        # each seat moves on through its own node: a ready event, then a deal event (the
+        # other node reads the new deal's row: the deck never travels on the bus)
+        await hubs[0].next_deal(mid, 0, tokens[0], a.version)
+        await net.settle()
+        assert b.ready == [True, False]
+        await hubs[1].next_deal(mid, 1, tokens[1], b.version)
+        await net.settle()
+        assert a.version == b.version and len(a.deals) == len(b.deals) == 2
+        assert a.deal.deck == b.deal.deck and a.state.opener == b.state.opener  # R9
+        await _play(net, hubs, mid, tokens, random.Random(12), 5)
+        assert a.state.history == b.state.history
         assert [_reloads(h) for h in hubs] == [0, 0]
         runner.cancel()
         for h in hubs:
