@@ -28,7 +28,8 @@ from collections.abc import Callable
 
 from ..engine import (
     FORCE, GAMEWEAVE, apply_public, PH_OVER, PH_TAKE, REFUSE, TURN, GameState, PublicEvent, SeatView, find_profile, force_of, format_action,
-    kind_of, meld_action, meld_table, refuse_action, seat_view, table_action, table_of, throw_action, thrown_card,
+    kind_of, meld_action, meld_table, refuse_action, seat_view, state_from_view, table_action, table_of, throw_action,
+    thrown_card,
 )
 from ..engine.actions import FORCE_KIND, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND
 from ..engine.cards import CARD_NAMES, FULL_MASK, RANK_MASKS, format_cards
@@ -528,7 +529,7 @@ class Deal:
         """A deal that ``seat`` cannot tell from this one: same public history, same hand
         and pending step for ``seat``, the opponent's hand drawn uniformly from the cards
         ``seat`` has not seen that the public history allows (R12 set-of-three proof:
-        :func:`excluded_from_hand`), built by the engine (:meth:`GameState.from_view`).
+        :func:`excluded_from_hand`), built by the engine (:func:`~gameweave.engine.state_from_view`).
         The stock order is left to chance.  Raises :class:`RuntimeError` if no consistent
         world is found in ``tries`` draws."""
         if self.state is None:
@@ -555,7 +556,7 @@ class Deal:
     def from_view(cls, view: SeatView, rng: random.Random, stake: int = 1, tries: int = 200) -> Deal:
         """A deal consistent with ``view`` (R21): the opponent's hand drawn uniformly from
         the unseen cards the public history allows (:func:`excluded_from_hand`, R12), the
-        stock in random order, built by :meth:`GameState.from_view`.  Raises
+        stock in random order, built by :func:`~gameweave.engine.state_from_view`.  Raises
         :class:`RuntimeError` if no consistent world is found in ``tries`` draws."""
         seat = view.seat
         opp = 1 - seat
@@ -571,7 +572,7 @@ class Deal:
             stock = [c for c in range(40) if (unseen & ~hand) >> c & 1]
             rng.shuffle(stock)
             try:
-                st = GameState.from_view(view, hand, stock)
+                st = state_from_view(view, hand, stock)
             except ValueError:
                 continue  # e.g. R17: the live card must be meldable for the game to go on
             if seat_view(st, seat) != view:

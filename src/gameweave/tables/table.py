@@ -14,7 +14,7 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable, Sequence
 
@@ -590,17 +590,24 @@ class Table:
                 "resigned": d.resigned + 1 if d.resigned is not None else None}
 
     def _view(self, seat: int) -> Any:
-        """The seat's :class:`~gameweave.engine.SeatView`; a deal ended by resignation
-        (or a match closed) shows as over: no decision, no legal action, the opponent's
-        hand revealed as at any deal end (R21 allows it once the deal is over)."""
-        view = seat_view(self.state, seat)
-        if self.state.is_over or (not self.deal.over and not self.match_over):
-            return view
-        if not self.deal.over:  # an abandoned match: nothing to decide, nothing revealed
-            return replace(view, to_act=-1, decision=None, legal=())
-        other = seat_view(self.state, 1 - seat).hand
-        return replace(view, status="won", winner=self.deal.winner, to_act=-1, decision=None, legal=(),
-                       opponent_hand=other)
+        """The seat's :class:`~gameweave.engine.SeatView` of :meth:`_shown_state`."""
+        return seat_view(self._shown_state(), seat)
+
+    def _shown_state(self) -> GameState:
+        """The current deal as seats and spectators are shown it: a copy ended by its
+        resignation (:meth:`~gameweave.engine.GameState.concede`, R20: won by the other
+        seat, the hands revealed, R21) or closed undecided with its match
+        (:meth:`~gameweave.engine.GameState.close`: nobody to act, nothing revealed); the
+        deal itself, and so its record, stay as played."""
+        st = self.state
+        if st.is_over or not (self.deal.over or self.match_over):
+            return st
+        st = st.clone()
+        if self.deal.resigned is not None:
+            st.concede(self.deal.resigned)
+        else:
+            st.close()
+        return st
 
     def state_frame(self, seat: int, opponent_connected: bool = False, **info: Any) -> dict[str, Any]:
         """The ``state`` frame for ``seat`` (0/1): version, match, deal, the seat's own
@@ -623,14 +630,8 @@ class Table:
         """The ``state`` frame for a spectator (``"seat": null``): the third-party view
         (:func:`~gameweave.engine.view.spectator_view`, R21: no hand of either seat and
         no legal action until the deal ends, then both hands), no choices."""
-        sv = spectator_view(self.state)
+        sv = spectator_view(self._shown_state())
         view = sv.to_dict()
-        if self.deal.over and not self.state.is_over:  # resigned: the deal is over, reveal both hands
-            hands = (seat_view(self.state, 0).hand, seat_view(self.state, 1).hand)
-            view = replace(sv, status="won", winner=self.deal.winner, to_act=-1, decision=None,
-                           hands=hands).to_dict()
-        elif self.match_over and not self.deal.over:
-            view = replace(sv, to_act=-1, decision=None).to_dict()
         return {
             "type": "state",
             "version": self.version,
