@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .actions import FORCE_KIND, REFUSE_KIND, THROW_KIND, TURN_KIND, Action, force_of, format_action, is_meld, kind_of, table_of, thrown_card
+from .actions import (
+    FORCE_KIND, REFUSE_KIND, THROW_KIND, TURN_KIND, Action, force_of, format_action, is_meld, kind_of,
+    meld_cards, thrown_card,
+)
 from .cards import CARD_NAMES, Seat, format_cards
 from .decisions import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, WANTS
 from .flow import Flow, Tables
@@ -44,10 +47,7 @@ def why_illegal(st: Deal, a: Action) -> tuple[str, str]:
         if ph not in (PH_TAKE, PH_TURNED, PH_FORCED):
             return "wrong_decision", f"nothing to meld now; {who} must {wants}"
         card = st.forced if ph == PH_FORCED else st.card
-        cards = 0
-        for m in table_of(a):
-            cards |= m
-        if not cards >> card & 1:
+        if not meld_cards(a) >> card & 1:
             return "not_a_choice", f"a meld must contain {CARD_NAMES[card]}, the card being melded (R12, R18a)"
         options = st.flow.meld_options(st, seat, card)
         shown = ", ".join(format_action(x) for x in options[:8]) or "none"
