@@ -166,8 +166,12 @@ class PublicView:
                 m |= x
         return m
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """JSON-ready form: cards and actions in canonical text, seats numbered 1 and 2.
+
+        ``history``, if given, must be the events of :attr:`history` in their
+        :meth:`PublicEvent.to_dict` form (a caller that keeps them, as a table sending the
+        view at every step, saves making them again); it is put in as it is.
 
         Keys, in this order: ``seat``, ``rules``, ``opener``, ``status``, ``winner``,
         ``to_act``, ``decision``, ``hand``, ``melds`` (``{"1": [...], "2": [...]}``),
@@ -192,7 +196,7 @@ class PublicView:
             "stock": self.stock_count,
             "hand_counts": {"1": self.hand_counts[0], "2": self.hand_counts[1]},
             "dead": mask_names(self.dead),
-            "history": [e.to_dict() for e in self.history],
+            "history": [e.to_dict() for e in self.history] if history is None else history,
             **own,
             "table_counts": {"1": self.table_counts[0], "2": self.table_counts[1]},
             "forced": CARD_NAMES[self.forced] if self.forced >= 0 else None,

@@ -120,7 +120,7 @@ class BotRunner:
         """The bot's choice from seat 2's view (R21), in the thread pool."""
         if self.bots.make is None:
             raise RuntimeError("this server has no bots")
-        view = seat_view(table.state, Table.BOT_SEAT)
+        view = seat_view(table.state, Table.BOT_SEAT, history=table.deal.history())
         bot = room.bot
         if bot is None or getattr(bot, "name", None) != table.bot:
             bot = room.bot = self.bots.make(str(table.bot), secrets.randbits(32))

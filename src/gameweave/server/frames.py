@@ -148,7 +148,7 @@ def _shown_state(table: Table) -> GameState:
 
 def _view(table: Table, seat: int) -> SeatView:
     """The seat's :class:`~gameweave.engine.SeatView` of :func:`_shown_state`."""
-    return seat_view(_shown_state(table), seat)
+    return seat_view(_shown_state(table), seat, history=table.deal.history())
 
 
 def state_frame(table: Table, seat: int, opponent_connected: bool = False, **info: Any) -> dict[str, Any]:
@@ -163,7 +163,7 @@ def state_frame(table: Table, seat: int, opponent_connected: bool = False, **inf
         "seat": seat + 1,
         "match": match_info(table, seat, opponent_connected, **info),
         "deal": deal_info(table),
-        "view": view.to_dict(),
+        "view": view.to_dict(table.deal.history_dicts()),
         "choices": [c.to_dict() for c in seat_choices(view)],
         "progress": progress(view),
     }
@@ -173,8 +173,8 @@ def spectator_frame(table: Table, **info: Any) -> dict[str, Any]:
     """The ``state`` frame for a spectator (``"seat": null``): the third-party view
     (:func:`~gameweave.engine.view.spectator_view`, R21: no hand of either seat and
     no legal action until the deal ends, then both hands), no choices."""
-    sv = spectator_view(_shown_state(table))
-    view = sv.to_dict()
+    sv = spectator_view(_shown_state(table), history=table.deal.history())
+    view = sv.to_dict(table.deal.history_dicts())
     return {
         "type": "state",
         "version": table.version,
