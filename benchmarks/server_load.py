@@ -99,13 +99,19 @@ async def seat_client(url: str, match_id: str, seat: int, token: str, stats: Sta
             if last is not None and frame["version"] < last["version"]:
                 continue
             last = frame
-            if pending is not None and frame["version"] > pending[0]:
+            if pending is not None and (frame["version"] > pending[0] or moved_on(frame, seat)):
                 if stats.measuring:
                     stats.rtts.append(time.perf_counter() - pending[1])
                     stats.actions += 1
                 pending = None
             if pending is None:
                 pending = await act(ws, frame, seat, rng, stats)
+
+
+def moved_on(frame: dict, seat: int) -> bool:
+    """True if ``frame`` answers this seat's ``next_deal`` while the other seat has not
+    moved on yet (same version, the seat no longer in ``match.waiting_for``)."""
+    return frame["view"]["status"] != "playing" and seat not in frame["match"].get("waiting_for", [seat])
 
 
 async def act(ws, frame: dict, seat: int, rng: random.Random, stats: Stats) -> tuple[int, float] | None:
@@ -117,8 +123,8 @@ async def act(ws, frame: dict, seat: int, rng: random.Random, stats: Stats) -> t
         if view["to_act"] != seat or not view["legal"]:
             return None
         msg = {"type": "action", "action": rng.choice(view["legal"]), "version": frame["version"]}
-    elif seat == 1 and not frame["match"]["over"]:
-        msg = {"type": "next_deal", "version": frame["version"]}
+    elif not frame["match"]["over"] and seat in frame["match"].get("waiting_for", [seat]):
+        msg = {"type": "next_deal", "version": frame["version"]}  # each seat moves on (PROTOCOL §4.1)
     else:
         return None
     if stats.think > 0:  # a paced player: think (a bot's delay, a person's look) first
