@@ -1,11 +1,17 @@
-"""Test helper (R21): a second state with the same view for a seat but other hidden cards."""
+"""Test helpers (R21): a second state with the same view for a seat but other hidden cards.
+
+Two ways, for two questions: :func:`swapped_state` deals another deck (one of the
+opponent's cards swapped with a stock card) and replays the same actions through the
+engine, so the view it gives is the engine's own (does the view ignore hidden cards?);
+:func:`other_world_state` builds the state from the view (``GameState.from_view``, as the
+bots' samplers do) with another informed sample (do the bots answer from the view only?)."""
 
 from __future__ import annotations
 
 import random
 
 from gameweave.bots.determinize import sample_informed, world_state
-from gameweave.engine import GameState, seat_view
+from gameweave.engine import GameState, IllegalActionError, seat_view
 
 
 def other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:
@@ -17,4 +23,28 @@ def other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState
         h, s = sample_informed(view, rng)
         if h != st.hands[1 - seat]:
             return world_state(view, h, s)
+    return None
+
+
+def swapped_state(st: GameState, seat: int) -> GameState | None:
+    """A state with the same public history as ``st`` but a different hidden deal: one of
+    the opponent's held cards swapped with an unturned stock card in the deck (R8), then
+    the same actions replayed.  None when there is nothing to swap."""
+    opp = 1 - seat
+    deck = list(st.deck)
+    held = [i for i in range(20) if st.hands[opp] >> deck[i] & 1]
+    stock = list(range(st.stock_pos, 40))
+    if not held or not stock:
+        return None
+    for i in held:
+        for j in stock:
+            swapped = deck[:]
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            other = GameState.new(swapped, opener=st.opener, rules=st.rules)
+            try:
+                for a in st.history:  # a swap that changes a past choice (R12, R18) is skipped
+                    other.play(a)
+            except IllegalActionError:
+                continue
+            return other
     return None
