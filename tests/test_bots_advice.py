@@ -22,28 +22,16 @@ from gameweave.engine import (
 )
 from gameweave.engine.actions import is_meld, meld_cards
 from gameweave.engine.cards import CARD_NAMES, mask_of, parse_cards
+from gameweave.engine.conformance import build_deck
 from deals import by_seat, deals, greedy, mixed, play, play_out
 from rules_helpers import m as M
 from worlds import other_world_state
-
-ALL = [r + s for r in "A234567JQK" for s in "cdhs"]
-
-
-def _deck(hand1: str, hand2: str, stock_top: str) -> str:
-    """A deck order (R8): hand1 to the opener (seat 1), hand2 to seat 2, then the stock
-    starting with ``stock_top`` and the remaining cards in pack order."""
-    h1, h2, top = hand1.split(), hand2.split(), stock_top.split()
-    used = set(h1 + h2 + top)
-    deal = []
-    for x, y in zip(h1, h2):
-        deal += [x, y]
-    return " ".join(deal + top + [c for c in ALL if c not in used])
 
 
 def _set_of_three_view(hand2: str, rules: str = "gameweave"):
     """Seat 1 turns 5h and refuses it; seat 2 melds a set of three 5h with two hand
     fives (R12) and throws its last card; returns seat 1's view."""
-    deck = _deck("Ac 2d 3c Jd Qc Kd Ah 2h 3s 7s", hand2, "5h")
+    deck = build_deck("Ac 2d 3c Jd Qc Kd Ah 2h 3s 7s", hand2, "5h")
     st = GameState.new(deck, rules=rules)
     st.play("turn")
     st.play("refuse")
@@ -218,7 +206,7 @@ def test_estimates_are_probabilities_over_every_legal_action():
 def test_estimate_of_a_winning_meld_is_a_certain_win():
     """R16: a meld that reaches eleven wins at once: its estimate is win 1.0."""
     hand1 = "Ac Ad Ah As 2d 3d 4d 5d 7d Jd"
-    deck = _deck(hand1, "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c", "6d")
+    deck = build_deck(hand1, "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c", "6d")
     st = GameState.new(deck, rules="classic")
     st.play("turn")
     view = seat_view(st, 0)
