@@ -13,8 +13,11 @@ with :meth:`Decision.play`.  The body may read ``d.action`` (the driver's move, 
 once, when first read) to check it before it is played.  Breaking out of the loop stops
 the deal where it is.
 
+:func:`moves` yields each move after it is played instead (with a copy of the state
+before it), for checks of what a move changed.
+
 Drivers are callables ``driver(decision) -> action``; :func:`at_random`, :func:`greedy`,
-:func:`mixed`, :func:`by_seat` make the common ones (``"random"`` and ``"greedy"`` name the
+:func:`mixed`, :func:`conformance_player`, :func:`by_seat` make the common ones (``"random"`` and ``"greedy"`` name the
 first two with their defaults).  The order of work is that of the hand-written loops this
 replaces: the view, then the body, then the driver (so a generator shared by the body and
 the driver is drawn from in the same order).
@@ -29,6 +32,7 @@ from typing import Any
 from gameweave.bots import make_bot
 from gameweave.bots.base import Bot
 from gameweave.engine import GameState, SeatView, seat_view
+from gameweave.engine.conformance import choose_action
 
 Driver = Callable[["Decision"], Any]
 """Chooses the move of a decision: an action int (or §VII text, with ``checked=True``)."""
@@ -155,6 +159,31 @@ def play_out(state: GameState, driver: Driver | str, *, checked: bool = False, l
     return state
 
 
+class Move:
+    """One move of a deal, seen after it was played: ``before`` (a copy of the state
+    before it), ``seat`` (who played), ``action`` (what), ``state`` (the live state after
+    it).  Yielded by :func:`moves`."""
+
+    __slots__ = ("before", "seat", "action", "state")
+
+    def __init__(self, before: GameState, seat: int, action: Any, state: GameState):
+        self.before, self.seat, self.action, self.state = before, seat, action, state
+
+
+def moves(state: GameState, driver: Driver | str, *, checked: bool = False, limit: int | None = None,
+          ) -> Iterator[Move]:
+    """Walk ``state`` to the end of its deal like :func:`play`, yielding each
+    :class:`Move` after it is played (the loop body runs before the driver's next
+    choice)."""
+    last: Move | None = None
+    for d in play(state, driver, checked=checked, limit=limit):
+        if last is not None:
+            yield last
+        last = Move(state.clone(), d.seat, d.action, state)
+    if last is not None:
+        yield last
+
+
 def play_until(state: GameState, driver: Driver | str, done: Callable[[GameState], bool]) -> bool:
     """Play moves with ``driver`` until ``done(state)`` holds after a move (True), or the
     deal ends without it (False)."""
@@ -210,6 +239,16 @@ def mixed(p: float, rng: random.Random, seed: int | None = None) -> Driver:
 
     def choose(d: Decision) -> int:
         return g(d) if rng.random() < p else rng.choice(d.legal)
+
+    return choose
+
+
+def conformance_player(rng: random.Random, eager: float = 0.0) -> Driver:
+    """The conformance suite's random player: ``choose_action(rng, legal, eager)``
+    (uniform, or with probability ``eager`` a meld or a forcing move when there is one)."""
+
+    def choose(d: Decision) -> int:
+        return choose_action(rng, d.legal, eager)
 
     return choose
 
