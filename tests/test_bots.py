@@ -140,7 +140,7 @@ def test_search_time_budget_is_respected(rules):
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r21_sampled_worlds_are_built_by_the_engine_and_match_the_view(rules):
-    """A sampled world (GameState.from_view) gives the seat exactly its real view; with
+    """A sampled world (state_from_view) gives the seat exactly its real view; with
     the true hidden cards it plays exactly like the real state."""
     rng = random.Random(2)
     steps = 0

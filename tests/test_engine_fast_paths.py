@@ -2,7 +2,7 @@
 
 Speed-neutral checks of the shortcuts taken for speed: bit tests for "some meld lies
 within these cards", the memoised R18 meld lookups, table actions built without tuples,
-the one-pass R18e force mask and the one-step :class:`PublicEvent`.  Each compares with
+the one-pass R18e force mask, the one-step :class:`PublicEvent` and the one-step views.  Each compares with
 a brute-force or reference computation on seeded random cards and positions.
 """
 
@@ -13,7 +13,10 @@ import random
 
 import pytest
 
-from gameweave.engine import GameState, PublicEvent, shuffled_deck, table_action
+from gameweave.engine import (
+    GameState, PublicEvent, PublicView, SeatView, SpectatorView, seat_view, shuffled_deck, spectator_view,
+    table_action,
+)
 from gameweave.engine.flow import _in_some_meld
 from gameweave.engine.melds import meld_table
 from gameweave.engine.partition import (
@@ -104,3 +107,41 @@ def test_r21_one_step_public_event_equals_the_dataclass_and_stays_frozen() -> No
     ev = _event(0, 1, 2, -1, False, 0, (), 0)
     with pytest.raises(dataclasses.FrozenInstanceError):
         ev.card = 3  # type: ignore[misc]
+
+
+def test_r21_one_step_views_equal_the_dataclasses_and_stay_frozen() -> None:
+    """The one builder of the public part (``seat_view``, ``spectator_view``) gives the
+    view the dataclass constructor gives, field for field, and the view stays frozen."""
+    for rules in PROFILES:
+        rng = random.Random(7)
+        st = GameState.new(shuffled_deck(10), rules=rules)
+        while True:
+            for v in (seat_view(st, 0), seat_view(st, 1), spectator_view(st)):
+                cls = type(v)
+                ref = cls(**{f.name: getattr(v, f.name) for f in dataclasses.fields(cls)})
+                assert v == ref and hash(v) == hash(ref) and repr(v) == repr(ref)
+                assert v.to_dict() == ref.to_dict()
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    v.status = "won"  # type: ignore[misc]
+            if st.is_over:
+                break
+            st.apply(rng.choice(st.legal_actions()))
+
+
+def test_r21_each_public_field_is_declared_once_and_the_wire_keeps_its_order() -> None:
+    """SeatView and SpectatorView share PublicView's fields and add only their own; the
+    JSON keys keep their order (the wire depends on it)."""
+    public = [f.name for f in dataclasses.fields(PublicView)]
+    assert [f.name for f in dataclasses.fields(SeatView)] == public + ["seat", "hand", "legal", "opponent_hand"]
+    assert [f.name for f in dataclasses.fields(SpectatorView)] == public + ["hands"]
+    for name in public:
+        assert name not in SeatView.__dict__.get("__annotations__", {})
+        assert name not in SpectatorView.__dict__.get("__annotations__", {})
+    st = GameState.new(shuffled_deck(1))
+    shared = ["rules", "opener", "status", "winner", "to_act", "decision"]
+    tail = ["table_counts", "forced", "rearranging", "force_back", "max_sequence"]
+    middle = ["melds", "live", "live_from", "stock", "hand_counts", "dead", "history"]
+    assert list(seat_view(st, 0).to_dict()) == (
+        ["seat", *shared, "hand", *middle, "legal", "opponent_hand", *tail])
+    assert list(spectator_view(st).to_dict()) == (
+        ["seat", *shared, "hand", *middle, "legal", "opponent_hand", "hands", *tail])

@@ -9,7 +9,7 @@ hand = 10 between turns (R16), every deal ends, legal actions non-empty exactly 
 playing, every legal action applies through the checked path and the checked path
 refuses exactly the others, record -> replay gives the identical state (§VII), notation
 round trips (R3, §VII), a seat's view is the same for states that differ only in hidden
-cards and ``GameState.from_view`` rebuilds a world with the same view (R21), and the
+cards and ``state_from_view`` rebuilds a world with the same view (R21), and the
 legal actions equal those of a reference move generator written from RULES.md (R10-R19).
 """
 
@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from gameweave.engine import (
     CARD_NAMES, PH_THROW, PROFILE_NAMES, GameRecord, GameState, IllegalActionError, format_action,
-    is_meld, parse_action, seat_view,
+    is_meld, parse_action, seat_view, state_from_view,
 )
 from gameweave.engine.cards import SUIT_SYMBOLS, SUITS
 from gameweave.engine.conformance import (
@@ -304,7 +304,7 @@ def test_r21_from_view_with_the_true_hidden_cards_gives_the_same_view(rules, dea
     for a in end.history[:k]:
         state.apply(a)
     view = seat_view(state, viewer)
-    world = GameState.from_view(view, state.hands[1 - viewer], state.deck[state.stock_pos:])
+    world = state_from_view(view, state.hands[1 - viewer], state.deck[state.stock_pos:])
     assert seat_view(world, viewer) == view
     assert seat_view(world, viewer).to_dict() == view.to_dict()
     assert world.legal_actions() == state.legal_actions()
@@ -319,7 +319,7 @@ def test_r21_from_view_with_the_true_hidden_cards_gives_the_same_view(rules, dea
     n = view.hand_counts[1 - viewer]
     hand = sum(1 << c for c in unseen[:n])
     try:
-        other = GameState.from_view(view, hand, unseen[n:])
+        other = state_from_view(view, hand, unseen[n:])
     except ValueError:
         return  # the opponent's past choices do not fit that hand (e.g. R12 first two)
     assert seat_view(other, viewer) == view

@@ -13,7 +13,7 @@ import pytest
 from gameweave.engine import (
     FORCE, GameRecord, GameState, IllegalActionError, Match, MatchRecord, OptionError,
     UnparsableError, find_profile, format_cards, load_records, mask_of, match_options,
-    parse_action, parse_card, parse_cards, read_record, seat_view,
+    parse_action, parse_card, parse_cards, read_record, seat_view, spectator_view,
 )
 from gameweave.engine.conformance import build_deck, check_invariants, same_state
 
@@ -338,3 +338,73 @@ def test_r20_a_match_record_holds_deals_of_its_own_profile_only():
            "deals": [{"rules": "anglo-american", "deck": deck, "actions": WIN_ACTIONS}]}
     with pytest.raises(UnparsableError, match="deal 1"):
         read_record(obj)
+
+
+# ------------------------------------------------------------------ R20: a deal resigned, a match closed
+def _mid_deal(rules: str) -> GameState:
+    """A deal some steps in, with a live card in the centre (decision take_or_turn)."""
+    st = GameState.new(seed=11, rules=rules)
+    while st.decision != "take_or_turn" or len(st.history) < 6:
+        legal = st.legal_actions()
+        st.apply(parse_action("refuse", st.rules) if st.decision == "meld_or_refuse" else legal[-1])
+    assert not st.is_over and st.card >= 0
+    return st
+
+
+@pytest.mark.parametrize("rules", ["gameweave", "anglo-american", "classic"])
+def test_r20_a_resigned_deal_is_over_won_by_the_other_seat_and_its_record_is_its_actions(rules):
+    st = _mid_deal(rules)
+    record = GameRecord.from_state(st).to_dict()
+    centre, hands, history = st.card, st.hands[:], st.history[:]
+    st.concede(0)
+    assert (st.is_over, st.status, st.winner, st.to_act, st.decision) == (True, "won", 1, -1, None)
+    assert st.legal_actions() == []
+    assert st.card == centre and st.hands == hands and st.history == history  # the cards lie where they lay
+    assert GameRecord.from_state(st).to_dict() == record  # a resignation is no §VII action
+    with pytest.raises(IllegalActionError) as err:
+        st.play("turn")
+    assert err.value.reason == "deal_over"
+    # R21: once over, each seat sees the other's hand, a spectator both; nobody decides
+    for seat in (0, 1):
+        v = seat_view(st, seat)
+        assert (v.status, v.winner, v.to_act, v.decision, v.legal) == ("won", 1, -1, None, ())
+        assert v.opponent_hand == hands[1 - seat]
+    assert spectator_view(st).hands == (hands[0], hands[1])
+    assert spectator_view(st).to_dict()["live"] is not None
+
+
+def test_r20_a_deal_is_resigned_once_by_a_seat_only_while_it_is_played():
+    st = _mid_deal("gameweave")
+    with pytest.raises(ValueError):
+        st.concede(2)
+    st.concede(1)
+    assert st.winner == 0
+    with pytest.raises(IllegalActionError) as err:
+        st.concede(0)
+    assert err.value.reason == "deal_over"
+    done = GameState.new(seed=3)
+    while not done.is_over:
+        done.apply(done.legal_actions()[0])
+    with pytest.raises(IllegalActionError):
+        done.concede(0)
+
+
+@pytest.mark.parametrize("rules", ["gameweave", "anglo-american", "classic"])
+def test_r20_a_deal_closed_with_its_match_is_undecided_and_reveals_nothing(rules):
+    st = _mid_deal(rules)
+    record = GameRecord.from_state(st).to_dict()
+    st.close()
+    assert (st.is_over, st.status, st.winner, st.to_act, st.decision) == (False, "playing", -1, -1, None)
+    assert st.legal_actions() == []
+    assert GameRecord.from_state(st).to_dict() == record
+    for seat in (0, 1):
+        v = seat_view(st, seat)
+        assert (v.status, v.to_act, v.decision, v.legal, v.opponent_hand) == ("playing", -1, None, (), None)
+        assert v.to_dict()["legal"] == [] and v.to_dict()["opponent_hand"] is None
+    assert spectator_view(st).hands is None  # R21: the deal never ended
+    for act in (lambda: st.play("turn"), st.close, lambda: st.concede(0)):
+        with pytest.raises(IllegalActionError) as err:
+            act()
+        assert err.value.reason == "deal_over"
+    again = st.clone()
+    assert (again.decision, again.to_act, again.legal_actions()) == (None, -1, [])

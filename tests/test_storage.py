@@ -41,7 +41,7 @@ def test_migrations_create_the_schema_and_run_again_harmlessly(db_url):
     names = set(inspect(store.engine).get_table_names())
     assert {"matches", "deals", "actions", "alembic_version"} <= names
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0004"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
     store.close()
 
 
@@ -100,7 +100,8 @@ def test_a_log_that_does_not_replay_is_a_storage_error(db_url):
     table, _tok = _new_table(store)
     with store.engine.begin() as conn:
         conn.execute(actions.insert().values(match_id=table.match_id, deal_number=1, seq=1, seat=0,
-                                             action="throw Ks", created_at=__import__("datetime").datetime.now()))
+                                             action=table.state.parse("throw Ks"),  # the log holds action ints
+                                             created_at=__import__("datetime").datetime.now()))
     with pytest.raises(StorageError, match="does not replay"):
         store.load(table.match_id)
     store.close()

@@ -16,7 +16,7 @@ from gameweave.engine import GameState, IllegalActionError, seat_view
 
 def other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:
     """A state with the same view for ``seat`` as ``st`` but a different opponent hand,
-    built through ``GameState.from_view`` from another informed sample (``world_state``);
+    built through ``state_from_view`` from another informed sample (``world_state``);
     None when 20 samples all dealt the true hand."""
     view = seat_view(st, seat)
     for _ in range(20):

@@ -4,8 +4,8 @@ A bot sees only a :class:`~gameweave.engine.SeatView` (R21).  To search, it samp
 *world* consistent with that view — the opponent's hand (``hand_counts[opp]`` cards) and
 the order of the stock (``stock_count`` cards), drawn from :meth:`SeatView.unseen` — and
 has the engine build a :class:`~gameweave.engine.GameState` from it
-(:meth:`GameState.from_view`, which replays the view's public history on a reconstructed
-deck).  The state is a private simulation: it is never shown to anyone, and it is built
+(:func:`~gameweave.engine.view.state_from_view`, which replays the view's public history
+on a reconstructed deck).  The state is a private simulation: it is never shown to anyone, and it is built
 from the view and the sampled cards only, never from the true state.
 
 Sampling is *informed* by the public history (R21), read from the structured
@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..engine import GameState, SeatView, find_profile
+from ..engine import GameState, SeatView, find_profile, state_from_view
 from ..engine.cards import RANK_OTHERS
 from ..engine.melds import meld_table
 
@@ -131,10 +131,11 @@ def sample_world(view: SeatView, rng: random.Random, clue_cards: list[int] | Non
 
 def world_state(view: SeatView, opp_hand: int, stock: list[int]) -> GameState:
     """The simulation :class:`GameState` of ``view`` plus sampled hidden cards, built by
-    the engine (:meth:`GameState.from_view`): ``opp_hand`` is the opponent's hand (40-bit
-    mask) and ``stock`` the unseen stock cards, top first.  Its view for ``view.seat``
-    equals ``view``.  Raises :class:`ValueError` if the cards do not fit the view."""
-    return GameState.from_view(view, opp_hand, stock)
+    the engine (:func:`~gameweave.engine.view.state_from_view`): ``opp_hand`` is the
+    opponent's hand (40-bit mask) and ``stock`` the unseen stock cards, top first.  Its
+    view for ``view.seat`` equals ``view``.  Raises :class:`ValueError` if the cards do
+    not fit the view."""
+    return state_from_view(view, opp_hand, stock)
 
 
 def impossible_cards(view: SeatView) -> int:

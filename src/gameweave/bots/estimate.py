@@ -52,7 +52,7 @@ def estimate_actions(view: SeatView, seed: int | None, worlds: int = 64, policy:
 
     Each of ``worlds`` sampled worlds (``sampler(view, rng)``, default
     :func:`~gameweave.bots.determinize.sample_informed`; built by
-    :meth:`GameState.from_view`) is played out once after *every* action group
+    :func:`~gameweave.engine.state_from_view`) is played out once after *every* action group
     (:func:`action_groups`; common random numbers), with ``policy`` (default: the
     ``search`` bot's, :data:`~gameweave.bots.playout.DEFAULT_POLICY`).  ``seconds`` stops
     early (after at least 4 worlds).  Returns one

@@ -10,7 +10,7 @@ throw costs (:func:`~gameweave.bots.greedy.throw_scores`, R13), as a softmax wit
 temperature: ``P(thrown | hand) = exp(-cost(thrown)/T) / sum_c exp(-cost(c)/T)``.
 
 Each throw is judged from the opponent's view *at that time*, rebuilt by replaying the
-public history on the candidate world (:meth:`GameState.from_view`'s deck, then
+public history on the candidate world (:func:`~gameweave.engine.state_from_view`'s deck, then
 :meth:`GameState.new` and the public actions): nothing but the view and the candidate
 hidden cards is read (R21).  The stock order does not enter the likelihood (a seat's view
 holds the stock count only), so a pool of candidate hands is weighted once per decision

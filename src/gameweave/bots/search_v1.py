@@ -14,7 +14,7 @@ Design (PIMC with sequential halving over shared worlds; docs/BOTS.md):
    (:func:`~gameweave.bots.determinize.sample_world`: the opponent's hand and the stock
    order drawn from the unseen cards, weighted by what the opponent refused, let die or
    threw) and the engine builds the simulation state from it
-   (:meth:`~gameweave.engine.GameState.from_view`).
+   (:func:`~gameweave.engine.state_from_view`).
 3. Every candidate action still in the race is applied in that same world and the deal
    is played out to its end with a fast rule-of-thumb policy for both seats
    (:func:`~gameweave.bots.playout.rollout_action`: meld whenever possible, the option holding most cards first;

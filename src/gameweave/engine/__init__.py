@@ -20,7 +20,7 @@ from .actions import (
 )
 from .cards import (
     CARD_NAMES, FULL_MASK, RANK_MASKS, RANK_OTHERS, RANKS, SUIT_MASKS, SUITS, Card, Mask, Seat,
-    card_name, cards_of, format_cards, make_card, mask_names, mask_of, parse_card,
+    card_name, cards_of, format_cards, lowest_bit, make_card, mask_names, mask_of, parse_card,
     parse_cards,
 )
 from .errors import (
@@ -35,23 +35,27 @@ from .rules import (
     Rules, find_profile,
 )
 from .state import (
-    DECISIONS, PH_FORCED, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PH_TURNED, PHASE_OF, PLAYING,
+    DECISIONS, PH_CLOSED, PH_FORCED, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PH_TURNED, PHASE_OF, PLAYING,
     TABLAS, WIN_COUNT, WON, GameState, shuffled_deck, validate_deck,
 )
-from .view import PublicEvent, SeatView, apply_public, public_history, seat_view
+from .view import (
+    PublicEvent, PublicView, SeatView, SpectatorView, apply_public, public_history, seat_view, spectator_view,
+    state_from_view,
+)
 
 __all__ = [
     "ANGLO_AMERICAN", "CARD_NAMES", "CLASSIC", "DECISIONS", "FORCE", "FORCE_ANY", "FULL_MASK",
-    "GAMEWEAVE", "MATCH_FORMATS", "MELD", "PHASE_OF", "PH_FORCED", "PH_OVER", "PH_TAKE",
+    "GAMEWEAVE", "MATCH_FORMATS", "MELD", "PHASE_OF", "PH_CLOSED", "PH_FORCED", "PH_OVER", "PH_TAKE",
     "PH_THROW", "PH_TURN", "PH_TURNED", "PLAYING", "PROFILES", "PROFILE_NAMES", "RANKS",
     "RANK_MASKS", "RANK_OTHERS", "REFUSE", "SUITS", "SUIT_MASKS", "TABLAS", "TABLAS_STAKES", "TABLE", "TABLE_SEPARATOR", "TURN",
     "WIN_COUNT", "WON", "Action", "Card", "Decoded", "GameRecord", "GameState", "GameweaveError",
     "IllegalActionError", "Mask", "Match", "MatchRecord", "MeldTable", "OptionError",
-    "PublicEvent", "RearrangeFlow", "ReplayError", "Rules", "Seat", "SeatView", "SingleMeldFlow",
+    "PublicEvent", "PublicView", "RearrangeFlow", "ReplayError", "Rules", "Seat", "SeatView", "SingleMeldFlow", "SpectatorView",
     "UnknownProfileError", "UnparsableError", "card_name", "cards_of", "decode", "find_profile",
-    "flow_for", "force_of", "apply_public", "format_action", "format_cards", "format_table", "is_forcing", "is_meld", "kind_of",
+    "flow_for", "force_of", "apply_public", "format_action", "format_cards", "format_table", "is_forcing", "is_meld", "kind_of", "lowest_bit",
     "load_records", "make_card", "mask_names", "mask_of", "match_options", "meld_action",
     "meld_cards", "meld_table", "parse_action", "parse_card", "parse_cards", "public_history",
-    "read_record", "refuse_action", "seat_view", "shuffled_deck", "snapshot", "table_action",
+    "read_record", "refuse_action", "seat_view", "shuffled_deck", "snapshot", "spectator_view",
+    "state_from_view", "table_action",
     "table_of", "throw_action", "thrown_card", "validate_deck",
 ]

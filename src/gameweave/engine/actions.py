@@ -55,8 +55,8 @@ THROW_FORCE_SHIFT = 9
 """A throw's force is ``action >> THROW_FORCE_SHIFT``.
 
 These four constants are the layout for the engine's hot paths (``apply``, the legal
-generators), which inline them instead of calling the helpers below; nothing outside
-the engine uses them."""
+generators, ``apply_public``), which inline them instead of calling the helpers below;
+nothing outside the engine uses them."""
 
 MELD, TURN_KIND, REFUSE_KIND, THROW_KIND, FORCE_KIND, TABLE = range(6)
 """Action kinds (the low three bits of an action)."""

@@ -113,11 +113,6 @@ def cards_of(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def card_list(mask: int) -> list[int]:
-    """The cards of a 40-bit mask as a list, in hand order (R4)."""
-    return list(cards_of(mask))
-
-
 def format_cards(mask: int) -> str:
     """Space-separated canonical names of a mask's cards, in hand order (R3, R4)."""
     return " ".join(CARD_NAMES[c] for c in cards_of(mask))
@@ -128,11 +123,7 @@ def mask_names(mask: int) -> list[str]:
     return [CARD_NAMES[c] for c in cards_of(mask)]
 
 
-def lowest_card(mask: int) -> int:
-    """The first card of a non-empty mask in hand order (R4)."""
-    return (mask & -mask).bit_length() - 1
-
-
-def popcount(mask: int) -> int:
-    """Number of cards in a mask."""
-    return mask.bit_count()
+def lowest_bit(mask: int) -> int:
+    """The bit of a mask's first card in hand order (R4): ``mask & -mask``, 0 for an empty
+    mask.  Sorting melds by it puts them in §VII order (by their lowest card)."""
+    return mask & -mask

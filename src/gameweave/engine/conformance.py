@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import random
 from typing import Any
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .actions import REFUSE, format_action, is_forcing, is_meld, parse_action
-from .cards import CARD_NAMES, FULL_MASK, format_cards, mask_of, parse_cards
-from .melds import meld_table
+from .cards import CARD_NAMES, FULL_MASK, format_cards, lowest_bit, mask_of, parse_cards
+from .deck import deck_of
+from .melds import MeldTable, meld_table
 from .record import GameRecord, snapshot
 from .rules import GAMEWEAVE, Rules, find_profile
 from .state import (
@@ -62,10 +63,7 @@ def build_deck(
         dup = sorted({c for c in named if named.count(c) > 1})
         raise ValueError("cards named twice: " + " ".join(CARD_NAMES[c] for c in dup))
     rest = [c for c in range(40) if c not in set(named)]
-    deck: list[int] = []
-    for x, y in zip(a, b):
-        deck += [x, y]
-    return tuple(deck + top + rest)
+    return tuple(deck_of(a, b, top + rest))
 
 
 def _fail(state: GameState, msg: str) -> None:
@@ -84,15 +82,34 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
     status, winner and centre card agree (R10-R17); legal actions are non-empty exactly
     while the deal is being played; tablas only with an empty stock (R17).  With
     ``views`` (default) also that neither seat's view (R21) names a card of the
-    opponent's hand or of the unturned stock while the deal is played.
+    opponent's hand or of the unturned stock while the deal is played.  A deal ended
+    outside play (resigned, :meth:`~GameState.concede`, or closed,
+    :meth:`~GameState.close`: R20) is no state of play and fails them.
     """
     tab = meld_table(state.rules.max_sequence)
+    _check_cards(state, tab)
+    _check_tables(state, tab)
+    legal = state.legal_actions()
+    if state.phase == PH_OVER:
+        _check_over(state, legal)
+        return
+    _check_playing(state, legal)
+    if views:
+        for s in (0, 1):
+            _check_view(state, s)
+
+
+def _check_cards(state: GameState, tab: MeldTable) -> None:
+    """R1, R8: the deck is the pack, and hands, melds, the centre and forced cards, the
+    dead cards and the unturned stock partition it; R5, R6, §VII: every meld is legal,
+    within the profile's cap, in order of its lowest card."""
     if len(state.deck) != 40 or mask_of(state.deck) != FULL_MASK:
         _fail(state, "R8: the deck order is not the 40 cards of the pack")
     if not STOCK_START <= state.stock_pos <= 40:
         _fail(state, f"stock position {state.stock_pos} outside 20..40")
     if len(state.history) != len(state.actors):
         _fail(state, "history and actors differ in length")
+    cap = state.rules.max_sequence
     places: list[tuple[str, int]] = [
         ("seat 1's hand", state.hands[0]), ("seat 2's hand", state.hands[1]),
         ("dead cards", state.dead), ("stock", mask_of(state.deck[state.stock_pos:])),
@@ -102,38 +119,39 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
         for n, m in enumerate(state.melds[s], 1):
             if not tab.is_meld(m):
                 _fail(state, f"R5/R6: seat {s + 1}'s meld {n} [{format_cards(m)}] is not a legal meld")
-            low = (m & -m).bit_length() - 1
+            low = lowest_bit(m).bit_length() - 1
             if low <= prev_low:
                 _fail(state, f"§VII: seat {s + 1}'s melds are not in order of their lowest card")
-            if state.rules.max_sequence is not None and m.bit_count() > state.rules.max_sequence:
-                _fail(state, f"R6: seat {s + 1}'s meld {n} is longer than {state.rules.max_sequence}")
+            if cap is not None and m.bit_count() > cap:
+                _fail(state, f"R6: seat {s + 1}'s meld {n} is longer than {cap}")
             prev_low = low
             places.append((f"seat {s + 1}'s meld {n}", m))
-    if state.card >= 0:
-        places.append(("the centre", 1 << state.card))
-    if state.forced >= 0:
-        places.append(("the forced card", 1 << state.forced))
+    for name, card in (("the centre", state.card), ("the forced card", state.forced)):
+        if card >= 0:
+            places.append((name, 1 << card))
     seen = 0
-    total = 0
     for name, m in places:
         if seen & m:
             _fail(state, f"R1: {format_cards(seen & m)} in two places (one is {name})")
         seen |= m
-        total += m.bit_count()
-    if seen != FULL_MASK or total != 40:
+    if seen != FULL_MASK:
         _fail(state, f"R1: cards lost: {format_cards(FULL_MASK & ~seen)}")
+
+
+def _check_tables(state: GameState, tab: MeldTable) -> None:
+    """Each seat's table mask, count and extensions (R15) match its melds; table + hand
+    is ten, eleven for the seat that must throw and for the winner (R16)."""
     for s in (0, 1):
         tm = 0
+        e = 0
         for m in state.melds[s]:
             tm |= m
+            e |= tab.ext[m]
         if tm != state.table_cards[s]:
             _fail(state, f"seat {s + 1}: the table-cards mask is stale")
         t = tm.bit_count()
         if state.table_counts[s] != t:
             _fail(state, f"seat {s + 1}: table count {state.table_counts[s]} but {t} cards on the table")
-        e = 0
-        for m in state.melds[s]:
-            e |= tab.ext[m]
         if state.extensions[s] != e:
             _fail(state, f"R15: seat {s + 1}'s extension mask is stale")
         size = t + state.hands[s].bit_count()
@@ -141,21 +159,43 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
                             or (state.status == WON and state.winner == s) else 0)
         if size != want:
             _fail(state, f"R16: seat {s + 1} has table + hand = {size}, expected {want}")
-    ph = state.phase
-    legal = state.legal_actions()
-    if ph == PH_OVER:
-        if state.status not in (WON, TABLAS) or state.to_act != -1 or state.card != -1:
-            _fail(state, "a finished deal must be won or tablas, with nobody to act and no centre card")
-        if legal:
-            _fail(state, "legal actions after the deal is over")
-        if state.status == WON:
-            if state.winner not in (0, 1) or state.table_counts[state.winner] != WIN_COUNT:
-                _fail(state, "R16: a won deal needs a winner with eleven melded cards")
-            if state.hands[state.winner]:
-                _fail(state, "R16: the winner still holds cards")
-        elif state.winner != -1 or state.stock_pos != 40:
-            _fail(state, "R17: tablas only once the stock is empty, with no winner")
-        return
+
+
+def _check_over(state: GameState, legal: list[int]) -> None:
+    """R16, R17: a finished deal is won by a seat with eleven melded cards and none in
+    hand, or tablas with an empty stock; nobody acts, nothing is legal."""
+    if state.status not in (WON, TABLAS) or state.to_act != -1 or state.card != -1:
+        _fail(state, "a finished deal must be won or tablas, with nobody to act and no centre card")
+    if legal:
+        _fail(state, "legal actions after the deal is over")
+    if state.status == WON:
+        if state.winner not in (0, 1) or state.table_counts[state.winner] != WIN_COUNT:
+            _fail(state, "R16: a won deal needs a winner with eleven melded cards")
+        if state.hands[state.winner]:
+            _fail(state, "R16: the winner still holds cards")
+    elif state.winner != -1 or state.stock_pos != 40:
+        _fail(state, "R17: tablas only once the stock is empty, with no winner")
+
+
+_PHASE_CHECKS: dict[int, tuple[Callable[[GameState], bool], str]] = {
+    PH_TURN: (lambda st: st.card == -1 and not st.history,
+              "R10: decision 'turn' only opens the deal, with an empty centre"),
+    PH_TAKE: (lambda st: st.card >= 0 and st.live_from == 1 - st.to_act,
+              "R10: 'take_or_turn' needs a live card let go by the opponent"),
+    PH_TURNED: (lambda st: st.card >= 0 and st.live_from == -1 and st.card == st.deck[st.stock_pos - 1],
+                "R10: 'meld_or_refuse' needs the card just turned from the stock"),
+    PH_THROW: (lambda st: st.card == -1 and bool(st.hands[st.to_act]),
+               "R13: 'throw' needs an empty centre and a card to throw"),
+    PH_FORCED: (lambda st: st.card == -1 and st.forced >= 0 and st.rules.rearranging,
+                "R18e: decision 'meld' needs a forced card, nothing live, a profile that rearranges"),
+}
+"""Per decision: what must hold of the centre card (R10-R18e), and the message if not."""
+
+
+def _check_playing(state: GameState, legal: list[int]) -> None:
+    """A deal being played: a seat to act, no winner, distinct legal actions, nobody at
+    eleven (R16), the centre card as the decision needs it, a forced card only in
+    decision ``meld`` (R18e), the refused mark only on a card just refused (R19)."""
     if state.status != PLAYING or state.winner != -1 or state.to_act not in (0, 1):
         _fail(state, "a deal being played must have status 'playing', no winner, a seat to act")
     if not legal:
@@ -164,28 +204,13 @@ def check_invariants(state: GameState, *, views: bool = True) -> None:
         _fail(state, "an action is listed twice among the legal actions")
     if max(state.table_counts) >= WIN_COUNT:
         _fail(state, "R16: a seat has eleven melded cards but the deal goes on")
-    if ph == PH_TURN:
-        if state.card != -1 or state.history:
-            _fail(state, "R10: decision 'turn' only opens the deal, with an empty centre")
-    elif ph == PH_TAKE:
-        if state.card < 0 or state.live_from != 1 - state.to_act:
-            _fail(state, "R10: 'take_or_turn' needs a live card let go by the opponent")
-    elif ph == PH_TURNED:
-        if state.card < 0 or state.live_from != -1 or state.card != state.deck[state.stock_pos - 1]:
-            _fail(state, "R10: 'meld_or_refuse' needs the card just turned from the stock")
-    elif ph == PH_THROW:
-        if state.card != -1 or not state.hands[state.to_act]:
-            _fail(state, "R13: 'throw' needs an empty centre and a card to throw")
-    elif ph == PH_FORCED:
-        if state.card != -1 or state.forced < 0 or not state.rules.rearranging:
-            _fail(state, "R18e: decision 'meld' needs a forced card, nothing live, a profile that rearranges")
-    if ph != PH_FORCED and state.forced != -1:
+    holds, message = _PHASE_CHECKS[state.phase]
+    if not holds(state):
+        _fail(state, message)
+    if state.phase != PH_FORCED and state.forced != -1:
         _fail(state, "R18e: a forced card waits outside decision 'meld'")
-    if state.refused and (ph != PH_TAKE or state.history[-1] != REFUSE):
+    if state.refused and (state.phase != PH_TAKE or state.history[-1] != REFUSE):
         _fail(state, "R19: only a live card just refused is marked refused")
-    if views:
-        for s in (0, 1):
-            _check_view(state, s)
 
 
 def _check_view(state: GameState, seat: int) -> None:

@@ -13,22 +13,42 @@ per-decision legal/apply functions call them and hold no profile logic of their 
 :func:`flow_for` picks one from a :class:`~gameweave.engine.rules.Rules`.  A future
 profile (the Mexican 2-3 player game) adds a flow here, not branches in the state.
 
-Hooks receive the state and touch only the fields named in their docstrings.
+Hooks read a deal through :class:`Tables` (the four per-seat fields a flow needs; the
+game state has them) and never write it: :meth:`~SingleMeldFlow.meld_change` and
+:meth:`~SingleMeldFlow.force_change` return a :data:`TableChange`, which the state lays
+down (OpenSpiel gin_rummy's per-phase apply functions own their state the same way).
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeAlias
 
 from .actions import FORCE_ANY, PAYLOAD_SHIFT, Action, meld_action, table_of
-from .cards import RANK_OTHERS, Mask, Seat
+from .cards import RANK_OTHERS, Mask, Seat, lowest_bit
 from .melds import MeldTable, meld_table
 from .partition import Partitioner, can_cover, near_pairs, table_actions_with
+from .rules import Rules
 
-if TYPE_CHECKING:
-    from .rules import Rules
-    from .state import GameState
+
+class Tables(Protocol):
+    """What a flow reads of a deal, per seat index (0/1): the hands, the melds in §VII
+    order, the mask and number of the cards on each table, and the mask of the cards that
+    extend one of each seat's melds (R15).  :class:`~gameweave.engine.state.GameState`
+    is one."""
+
+    hands: list[Mask]
+    melds: list[list[Mask]]
+    table_cards: list[Mask]
+    table_counts: list[int]
+    extensions: list[Mask]
+
+
+TableChange: TypeAlias = tuple[list[Mask], Mask, Mask, int, Mask]
+"""A seat's table after a meld or a force, for the state to lay down:
+``(melds, extensions, table_cards, table_count, from_hand)`` — the new meld list (a new
+list, §VII order), its extension mask (R15), the mask and number of its cards, and the
+hand cards the step took from the seat's hand (0 for a force)."""
 
 _L1 = tuple(1 << (c - 4) if c >= 4 else 0 for c in range(40))
 _L2 = tuple(1 << (c - 8) if c >= 8 else 0 for c in range(40))
@@ -52,10 +72,6 @@ _NEAR: tuple[int, ...] = tuple(
     RANK_OTHERS[c] | (1 << (c - 4) if c >= 4 else 0) | (1 << (c + 4) if c < 36 else 0)
     for c in range(40)
 )
-
-
-def _low(mask: int) -> int:
-    return mask & -mask
 
 
 def _ext_union(tab: MeldTable, melds: list[Mask]) -> Mask:
@@ -83,7 +99,7 @@ class SingleMeldFlow:
         self._cap = 10 if tab.max_sequence is None else tab.max_sequence
 
     # ------------------------------------------------------------ legal
-    def meld_options(self, st: GameState, seat: Seat, card: int) -> list[Action]:
+    def meld_options(self, st: Tables, seat: Seat, card: int) -> list[Action]:
         """Every ``meld`` action by which ``seat`` can meld ``card`` now (R12).
 
         Order: additions to the seat's melds (by meld number), the new set of three, the
@@ -126,13 +142,13 @@ class SingleMeldFlow:
                         out.append(seq[(start, length)] << PAYLOAD_SHIFT)
         return out
 
-    def can_meld(self, st: GameState, seat: Seat, card: int) -> bool:
+    def can_meld(self, st: Tables, seat: Seat, card: int) -> bool:
         """True if :meth:`meld_options` is not empty (R17's test)."""
         if st.extensions[seat] >> card & 1:
             return True
         return bool(self.meld_options(st, seat, card))
 
-    def force_values(self, st: GameState, target: Seat, card: int) -> list[int]:
+    def force_values(self, st: Tables, target: Seat, card: int) -> list[int]:
         """The forces by which ``card`` can be put on ``target``: the meld numbers
         (1-based, §VII) of the target's melds that the card extends (R15)."""
         bit = 1 << card
@@ -141,7 +157,7 @@ class SingleMeldFlow:
         ext = self._ext
         return [i for i, m in enumerate(st.melds[target], 1) if ext[m] & bit]
 
-    def force_mask(self, st: GameState, target: Seat, cards: Mask) -> Mask:
+    def force_mask(self, st: Tables, target: Seat, cards: Mask) -> Mask:
         """The cards of ``cards`` that :meth:`force_values` would let be forced onto
         ``target``: those that extend one of its melds (R15)."""
         return cards & st.extensions[target]
@@ -152,39 +168,32 @@ class SingleMeldFlow:
         bit = 1 << card
         return any(ext[m] & bit for m in melds)
 
-    # ------------------------------------------------------------ apply
-    def apply_meld(self, st: GameState, seat: Seat, action: Action, card: int) -> Mask:
-        """Put ``card`` and the hand cards of ``action`` on ``seat``'s table (R12).
-        Updates ``hands``, ``melds``, ``table_counts``, ``extensions``; returns the
-        mask of hand cards used."""
+    # ------------------------------------------------------------ changes
+    def meld_change(self, st: Tables, seat: Seat, action: Action, card: int) -> TableChange:
+        """``seat``'s table once ``card`` and the hand cards of ``action`` are on it (R12):
+        the meld is added, or replaces the meld it extends."""
         mask = action >> PAYLOAD_SHIFT
         rest = mask ^ (1 << card)
-        hand = st.hands[seat]
-        used = rest & hand
-        melds = st.melds[seat]
+        used = rest & st.hands[seat]
+        melds = st.melds[seat][:]
         if used:
-            st.hands[seat] = hand ^ used
             melds.append(mask)
         else:
             melds[melds.index(rest)] = mask
         if len(melds) > 1:
-            melds.sort(key=_low)
-        st.extensions[seat] = _ext_union(self.tab, melds)
-        st.table_cards[seat] |= mask
-        st.table_counts[seat] += 1 + used.bit_count()
-        return used
+            melds.sort(key=lowest_bit)
+        return (melds, _ext_union(self.tab, melds), st.table_cards[seat] | mask,
+                st.table_counts[seat] + 1 + used.bit_count(), used)
 
-    def apply_force(self, st: GameState, target: Seat, card: int, force: int) -> bool:
-        """R15: add ``card`` to ``target``'s meld number ``force`` at once.  Returns
-        True (the card is on the table; the target throws or has won)."""
-        melds = st.melds[target]
+    def force_change(self, st: Tables, target: Seat, card: int, force: int) -> TableChange | None:
+        """R15: ``target``'s table once ``card`` joins its meld number ``force`` (it is on
+        the table at once; the target then throws, or has won)."""
+        melds = st.melds[target][:]
         melds[force - 1] |= 1 << card
         if len(melds) > 1:
-            melds.sort(key=_low)
-        st.extensions[target] = _ext_union(self.tab, melds)
-        st.table_cards[target] |= 1 << card
-        st.table_counts[target] += 1
-        return True
+            melds.sort(key=lowest_bit)
+        return (melds, _ext_union(self.tab, melds), st.table_cards[target] | 1 << card,
+                st.table_counts[target] + 1, 0)
 
     def forced_meld(self, melds_before: tuple[Mask, ...], card: int, force: int) -> Mask:
         """The meld a gameweave force made: meld ``force`` of ``melds_before`` plus
@@ -207,7 +216,7 @@ class RearrangeFlow:
         self.tab = tab
         self.parts = Partitioner(tab)
 
-    def meld_options(self, st: GameState, seat: Seat, card: int) -> list[Action]:
+    def meld_options(self, st: Tables, seat: Seat, card: int) -> list[Action]:
         """Every new table by which ``seat`` can meld ``card`` (R18a-c): each partition
         of its table cards, the card and any hand cards, once (R18b)."""
         hand = st.hands[seat]
@@ -216,7 +225,7 @@ class RearrangeFlow:
             return []  # no meld holds the card at all
         return table_actions_with(self.tab, table | 1 << card, hand)
 
-    def can_meld(self, st: GameState, seat: Seat, card: int) -> bool:
+    def can_meld(self, st: Tables, seat: Seat, card: int) -> bool:
         """True if at least one new table holds ``card`` (R18d, R17)."""
         if st.extensions[seat] >> card & 1:
             return True
@@ -228,7 +237,7 @@ class RearrangeFlow:
             return True  # a new meld from hand cards beside the table as it is
         return can_cover(self.tab, table | 1 << card, hand)
 
-    def force_values(self, st: GameState, target: Seat, card: int) -> list[int]:
+    def force_values(self, st: Tables, target: Seat, card: int) -> list[int]:
         """``[FORCE_ANY]`` if some partition of ``target``'s table plus ``card`` alone
         is legal (R18e), else ``[]``."""
         if st.extensions[target] >> card & 1:
@@ -240,7 +249,7 @@ class RearrangeFlow:
             return [FORCE_ANY]
         return []
 
-    def force_mask(self, st: GameState, target: Seat, cards: Mask) -> Mask:
+    def force_mask(self, st: Tables, target: Seat, cards: Mask) -> Mask:
         """The cards of ``cards`` that :meth:`force_values` would let be forced onto
         ``target`` (R18e), in one pass: those that extend a meld, and those that fit
         some partition of the table with it alone (cards that make no meld of three
@@ -266,25 +275,18 @@ class RearrangeFlow:
             m |= x
         return self.parts.partitionable(m)
 
-    def apply_meld(self, st: GameState, seat: Seat, action: Action, card: int) -> Mask:
-        """Replace ``seat``'s table by the action's table (R18); updates ``hands``,
-        ``melds``, ``table_counts``, ``extensions``; returns the hand cards used."""
+    def meld_change(self, st: Tables, seat: Seat, action: Action, card: int) -> TableChange:
+        """``seat``'s table replaced by the action's table (R18a-c)."""
         melds = list(table_of(action))
         new = 0
         for m in melds:
             new |= m
-        used = new & st.hands[seat]
-        st.hands[seat] ^= used
-        st.melds[seat] = melds
-        st.extensions[seat] = _ext_union(self.tab, melds)
-        st.table_cards[seat] = new
-        st.table_counts[seat] = new.bit_count()
-        return used
+        return melds, _ext_union(self.tab, melds), new, new.bit_count(), new & st.hands[seat]
 
-    def apply_force(self, st: GameState, target: Seat, card: int, force: int) -> bool:
-        """R18e: the forced card waits for ``target``'s ``meld`` decision; returns
-        False (nothing is on the table yet)."""
-        return False
+    def force_change(self, st: Tables, target: Seat, card: int, force: int) -> TableChange | None:
+        """R18e: None, nothing is on the table yet: the forced card waits for
+        ``target``'s ``meld`` decision."""
+        return None
 
     def forced_meld(self, melds_before: tuple[Mask, ...], card: int, force: int) -> Mask:
         """0: under R18 the forced seat writes its own ``meld`` (R18e)."""
@@ -307,4 +309,4 @@ def flow_for(rules: Rules) -> Flow:
     return _flow(rules.rearranging, rules.max_sequence)
 
 
-__all__ = ["Flow", "RearrangeFlow", "SingleMeldFlow", "flow_for", "meld_action"]
+__all__ = ["Flow", "RearrangeFlow", "SingleMeldFlow", "TableChange", "Tables", "flow_for", "meld_action"]

@@ -2,10 +2,11 @@
 
 Seats are indexed ``0`` and ``1`` in Python and shown as 1 and 2 wherever a person or a
 file sees them.  The state is the only holder of hidden information (both hands and the
-stock order); anything that is not the engine reads it through :func:`gameweave.engine.view.seat_view`
-(R21).
+stock order); anything that is not the engine reads it through
+:func:`gameweave.engine.view.seat_view` (R21).
 
-Decisions (the explicit phase enum), each with its own legal-actions function:
+Decisions (the explicit phase enum, :mod:`gameweave.engine.decisions`), each with its own
+legal-actions function:
 
 =================  ==========================================================
 ``turn``           no live card from the opponent: turn the stock (start of a deal)
@@ -21,96 +22,38 @@ Where profiles differ, the state calls the profile's flow (:mod:`gameweave.engin
 Two ways in: :meth:`GameState.apply` is the fast unchecked path for simulation (the
 action must come from :meth:`GameState.legal_actions`); :meth:`GameState.play` is the
 checked path for people and the network (parses text, raises a typed error, leaves the
-state unchanged on error).
+state unchanged on error).  Two ways out that are no action of the deal: a seat
+resigns it (:meth:`GameState.concede`, R20), or its match is closed while it is played
+(:meth:`GameState.close`).
 """
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from collections.abc import Iterable, Sequence
 
 from .actions import (
-    CARD_MASK, FORCE, FORCE_ANY, FORCE_KIND, KIND_MASK, MELD, PAYLOAD_SHIFT, REFUSE, REFUSE_KIND, TABLE,
-    THROW_FORCE_SHIFT, THROW_KIND, TURN, TURN_KIND, Action, force_of, format_action, is_meld,
-    kind_of, parse_action, refuse_action, table_of, thrown_card,
+    CARD_MASK, FORCE, FORCE_ANY, FORCE_KIND, KIND_MASK, PAYLOAD_SHIFT, REFUSE, REFUSE_KIND,
+    THROW_FORCE_SHIFT, THROW_KIND, TURN, TURN_KIND, Action, format_action, parse_action, refuse_action,
 )
-from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, cards_of, format_cards, parse_cards
+from .cards import Mask, Seat
+from .decisions import (
+    DECISIONS, PH_CLOSED, PH_FORCED, PH_OVER, PH_TAKE, PH_THROW, PH_TURN, PH_TURNED, PHASE_OF, PLAYING,
+    TABLAS, WIN_COUNT, WON,
+)
+from .deck import HAND_SIZE, STOCK_START, dealt_hands, shuffled_deck, validate_deck
 from .errors import IllegalActionError, UnparsableError
-from .flow import Flow, flow_for
+from .flow import Flow, TableChange, flow_for
+from .reasons import why_illegal
 from .rules import GAMEWEAVE, Rules, find_profile
-
-if TYPE_CHECKING:
-    from .view import SeatView
-
-PH_TURN, PH_TAKE, PH_TURNED, PH_THROW, PH_FORCED, PH_OVER = range(6)
-"""Phase numbers; ``DECISIONS[phase]`` is the decision's name (``None`` once over)."""
-DECISIONS: tuple[str | None, ...] = (
-    "turn", "take_or_turn", "meld_or_refuse", "throw", "meld", None,
-)
-PHASE_OF: dict[str | None, int] = {d: i for i, d in enumerate(DECISIONS)}
-"""Decision name -> phase number."""
-
-PLAYING, WON, TABLAS = "playing", "won", "tablas"
-"""Values of :attr:`GameState.status`."""
-
-HAND_SIZE = 10
-"""Cards dealt to each seat (R8)."""
-WIN_COUNT = 11
-"""Melded cards that win a deal (R16)."""
-STOCK_START = 20
-"""Deck index of the top stock card (R8)."""
-
-
-def _low(mask: int) -> int:
-    return mask & -mask
-
-
-def validate_deck(deck: Sequence[int] | str) -> tuple[int, ...]:
-    """Check a deck order (R8) and return it as a tuple of 40 card ints.
-
-    Accepts 40 card ints or text of 40 cards.  Raises :class:`UnparsableError` if it is
-    not a permutation of the 40-card pack (R1).
-    """
-    if isinstance(deck, str):
-        cards = parse_cards(deck)
-    else:
-        cards = list(deck)
-    if len(cards) != 40 or sorted(cards) != list(range(40)):
-        seen = 0
-        twice = 0
-        for c in cards:
-            if not isinstance(c, int) or not 0 <= c < 40:
-                raise UnparsableError(f"a deck order holds cards 0..39, not {c!r}")
-            twice |= seen & (1 << c)
-            seen |= 1 << c
-        missing = FULL_MASK & ~seen
-        raise UnparsableError(
-            f"a deck order is the 40 cards of the pack, each once (got {len(cards)} cards"
-            + (f"; twice: {format_cards(twice)}" if twice else "")
-            + (f"; missing: {format_cards(missing)}" if missing else "")
-            + ")"
-        )
-    return tuple(cards)
-
-
-def shuffled_deck(seed: int | str) -> tuple[int, ...]:
-    """A deterministic deck order (R8) from ``seed`` (same seed, same deck, any machine).
-
-    Uses a private :class:`random.Random` instance, never the global generator.  Not for
-    fair play against people: the server draws decks from a cryptographic source.
-    """
-    deck = list(range(40))
-    random.Random(seed).shuffle(deck)
-    return tuple(deck)
 
 
 class GameState:
     """One deal of Conquian under a rule profile (R8-R20).
 
     Build with :meth:`new` (from a deck order or a seed) or, for a bot's sampled world,
-    :meth:`from_view`.  Attributes are public for the engine's own modules, bots'
-    *simulations* and tests; everything else must go through
+    :func:`~gameweave.engine.view.state_from_view`.  Attributes are public for the
+    engine's own modules, bots' *simulations* and tests; everything else must go through
     :func:`~gameweave.engine.view.seat_view` (R21).
 
     Attributes:
@@ -127,7 +70,8 @@ class GameState:
             melds (R15).
         stock_pos: deck index of the next stock card (20..40; 40 = stock empty).
         to_act: seat index to act, or -1 once the deal is over.
-        phase: one of ``PH_TURN, PH_TAKE, PH_TURNED, PH_THROW, PH_FORCED, PH_OVER``.
+        phase: one of ``PH_TURN, PH_TAKE, PH_TURNED, PH_THROW, PH_FORCED, PH_OVER``, or
+            ``PH_CLOSED`` once closed undecided (:meth:`close`).
         card: the card in the centre (live card, or the card just turned), or -1.
         live_from: seat index that let the live card go, or -1 (none, or a turned card).
         refused: True while the live card is a turned card its turner refused (R19).
@@ -175,10 +119,7 @@ class GameState:
         st.flow = flow_for(rules)
         st.deck = deck
         st.opener = opener
-        h = [0, 0]
-        for i in range(STOCK_START):
-            h[opener ^ (i & 1)] |= 1 << deck[i]
-        st.hands = h
+        st.hands = dealt_hands(deck, opener)
         st.melds = [[], []]
         st.table_cards = [0, 0]
         st.table_counts = [0, 0]
@@ -226,65 +167,10 @@ class GameState:
             raise ValueError(f"opener must be seat index 0 or 1, not {opener!r}")
         return cls._blank(rules, deck, opener)
 
-    @classmethod
-    def from_view(cls, view: SeatView, opponent_hand: Mask, stock: Sequence[int]) -> GameState:
-        """A full state consistent with a seat's view (a bot's sampled world, R21).
-
-        Args:
-            view: a :class:`~gameweave.engine.view.SeatView`.
-            opponent_hand: the opponent's hand (40-bit mask) in this world.
-            stock: the unturned stock in this world, top card first.
-
-        ``opponent_hand`` and ``stock`` must together be exactly ``view.unseen()``, with
-        ``view.hand_counts[opponent]`` cards in the hand and ``view.stock_count`` in the
-        stock.  The world's deck deals each seat the cards it held at the start (its hand
-        now, plus the hand cards it has thrown or melded, all public), then the turned
-        cards in the order they were turned, then ``stock``; the view's history is
-        replayed on it, so the world's record replays and its view for the seat equals
-        ``view``.  Raises :class:`ValueError` if the cards do not fit the view.
-        """
-        seat = view.seat
-        opp = 1 - seat
-        stock = tuple(stock)
-        unseen = view.unseen()
-        smask = 0
-        for c in stock:
-            smask |= 1 << c
-        if (
-            opponent_hand & smask
-            or opponent_hand | smask != unseen
-            or len(stock) != view.stock_count
-            or opponent_hand.bit_count() != view.hand_counts[opp]
-        ):
-            raise ValueError("the opponent's hand and the stock must be the unseen cards, in the view's counts")
-        start = [0, 0]
-        start[seat] = view.hand
-        start[opp] = opponent_hand
-        turned = []
-        for e in view.history:
-            if e.from_hand:
-                start[e.seat] |= e.from_hand
-            k = kind_of(e.action)
-            if k == THROW_KIND:
-                start[e.seat] |= 1 << e.card
-            elif k == TURN_KIND and e.card >= 0:
-                turned.append(e.card)
-        first = view.opener
-        a = list(cards_of(start[first]))
-        b = list(cards_of(start[1 - first]))
-        if len(a) != HAND_SIZE or len(b) != HAND_SIZE:
-            raise ValueError("the view's history does not add up to two hands of ten")
-        deck: list[int] = []
-        for x, y in zip(a, b):
-            deck += [x, y]
-        deck += turned
-        deck += stock
-        st = cls._blank(find_profile(view.rules), validate_deck(deck), first)
-        for e in view.history:
-            st.apply(e.action)
-        if st.hands[seat] != view.hand or st.phase != PHASE_OF[view.decision]:
-            raise ValueError("the view's history does not replay to the view")
-        return st
+    def at_start(self) -> GameState:
+        """A new state of the same deal before its first action (same profile, deck order
+        and opener, R8): where its record (§VII) and its public history replay from."""
+        return GameState._blank(self.rules, self.deck, self.opener)
 
     def clone(self) -> GameState:
         """An independent copy (the history list is copied too)."""
@@ -321,12 +207,13 @@ class GameState:
     @property
     def decision(self) -> str | None:
         """The decision of the seat to act: ``turn``, ``take_or_turn``,
-        ``meld_or_refuse``, ``throw``, ``meld``; ``None`` once the deal is over."""
+        ``meld_or_refuse``, ``throw``, ``meld``; ``None`` once the deal is over or closed
+        (:meth:`close`)."""
         return DECISIONS[self.phase]
 
     @property
     def is_over(self) -> bool:
-        """True once the deal is won (R16) or tablas (R17)."""
+        """True once the deal is won (R16), tablas (R17) or resigned (R20, :meth:`concede`)."""
         return self.phase == PH_OVER
 
     @property
@@ -422,7 +309,8 @@ class GameState:
         return []
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action now, as action ints, in a fixed order (empty once over).
+        """Every legal action now, as action ints, in a fixed order (empty once over or
+        closed).
 
         ``take_or_turn``: meld options, ``force`` (R19), then ``turn``.
         ``meld_or_refuse``: meld options, ``refuse``, then ``refuse force …``.
@@ -441,63 +329,79 @@ class GameState:
         .. warning:: the action must be one of :meth:`legal_actions`; anything else
            corrupts the state.
 
-        Implements R10-R19: melding a taken or forced card (R12, R18) and winning at
-        eleven (R16, R18f), turning (R10.2), refusing (R11), throwing (R13), forcing
-        (R15, R18e), forcing back (R19) and tablas (R17).
+        Implements R10-R19, by action kind, the most frequent first: turning (R10.2) and
+        tablas (R17); refusing (R11) and throwing (R13), each perhaps forcing (R15,
+        R18e); forcing back (R19, :meth:`_force`); melding a taken or forced card (R12,
+        R18) and winning at eleven (R16, R18f, :meth:`_meld`).
         """
         seat = self.to_act
         self.history.append(a)
         self.actors.append(seat)
         k = a & KIND_MASK  # the codec's layout, inlined on the hot path
-        if k == MELD or k == TABLE:
-            if self.phase == PH_FORCED:
-                card = self.forced
-                self.forced = -1
-            else:
-                card = self.card
-            self.flow.apply_meld(self, seat, a, card)
-            self.card = -1
-            self.live_from = -1
+        if k == TURN_KIND:  # R10.2: the live card, if any, dies and the top card is turned
+            card = self.card
+            if card >= 0:
+                self.dead |= 1 << card
             self.refused = False
-            if self.table_counts[seat] >= WIN_COUNT:
-                self._win(seat)
-            else:
-                self.phase = PH_THROW
-        elif k == TURN_KIND:  # R10.2; the live card, if any, dies
-            if self.card >= 0:
-                self.dead |= 1 << self.card
-            self.refused = False
-            if self.stock_pos >= 40:  # R17: nothing to turn
+            pos = self.stock_pos
+            if pos >= 40:  # R17: nothing to turn
                 self._tablas()
             else:
-                self.card = self.deck[self.stock_pos]
-                self.stock_pos += 1
+                self.card = self.deck[pos]
+                self.stock_pos = pos + 1
                 self.live_from = -1
                 self.phase = PH_TURNED
-        elif k == FORCE_KIND:  # R19: the refused card goes back onto its turner
-            target = self.live_from
-            self.refused = False
-            self._force(target, self.card, 1)
-        else:
-            if k == THROW_KIND:  # R13
-                card = (a >> PAYLOAD_SHIFT) & CARD_MASK
+        elif k == REFUSE_KIND or k == THROW_KIND:  # R11, R13: the centre card leaves the seat
+            if k == THROW_KIND:
+                card = a >> PAYLOAD_SHIFT & CARD_MASK
                 self.hands[seat] ^= 1 << card
                 self.card = card
-            n = a >> THROW_FORCE_SHIFT if k == THROW_KIND else a >> PAYLOAD_SHIFT
-            if n:
+                force = a >> THROW_FORCE_SHIFT
+            else:
+                card = self.card
+                force = a >> PAYLOAD_SHIFT
+            opp = 1 - seat
+            if force:  # R15, R18e: onto the opponent
                 self.refused = False
-                self._force(1 - seat, self.card, n)
-            else:  # the card goes live for the opponent (R11, R13)
-                opp = 1 - seat
-                self.live_from = seat
-                self.to_act = opp
-                self.phase = PH_TAKE
-                self.refused = k == REFUSE_KIND
-                if self.stock_pos >= 40 and not self.flow.can_meld(self, opp, self.card) and not (
-                    self.refused and self.rules.force_back and self.can_force_back()
-                ):
-                    self.dead |= 1 << self.card
-                    self._tablas()  # R17: the opponent would have to turn an empty stock
+                self._force(opp, card, force)
+                return
+            refused = k == REFUSE_KIND
+            self.live_from = seat
+            self.to_act = opp
+            self.phase = PH_TAKE
+            self.refused = refused
+            if self.stock_pos >= 40 and not self.flow.can_meld(self, opp, card) and not (
+                refused and self.rules.force_back and self.can_force_back()
+            ):  # R17: the opponent could only turn an empty stock
+                self.dead |= 1 << card
+                self._tablas()
+        elif k == FORCE_KIND:  # R19: the refused card goes back onto its turner
+            self.refused = False
+            self._force(self.live_from, self.card, 1)
+        else:  # MELD, TABLE
+            self._meld(seat, a)
+
+    def _meld(self, seat: Seat, a: Action) -> None:
+        """R12 / R18: meld the live, turned or forced card; R16: eleven on the table win."""
+        if self.phase == PH_FORCED:
+            card = self.forced
+            self.forced = -1
+        else:
+            card = self.card
+        # :meth:`_lay` inlined: one step in ten is a meld
+        melds, ext, cards, count, from_hand = self.flow.meld_change(self, seat, a, card)
+        self.melds[seat] = melds
+        self.extensions[seat] = ext
+        self.table_cards[seat] = cards
+        self.table_counts[seat] = count
+        self.hands[seat] ^= from_hand
+        self.card = -1
+        self.live_from = -1
+        self.refused = False
+        if self.table_counts[seat] >= WIN_COUNT:
+            self._win(seat)
+        else:
+            self.phase = PH_THROW
 
     def _force(self, target: Seat, card: int, force: int) -> None:
         """R15/R19: put ``card`` on ``target``: at once on a numbered meld (gameweave)
@@ -505,32 +409,77 @@ class GameState:
         self.card = -1
         self.live_from = -1
         self.to_act = target
-        if self.flow.apply_force(self, target, card, force):
-            if self.table_counts[target] >= WIN_COUNT:
-                self._win(target)  # R16: a forced card counts towards eleven
-            else:
-                self.phase = PH_THROW
-        else:
+        change = self.flow.force_change(self, target, card, force)
+        if change is None:
             self.forced = card
             self.phase = PH_FORCED
+            return
+        self._lay(target, change)
+        if self.table_counts[target] >= WIN_COUNT:
+            self._win(target)  # R16: a forced card counts towards eleven
+        else:
+            self.phase = PH_THROW
+
+    def _lay(self, seat: Seat, change: TableChange) -> None:
+        """Lay down a flow's :data:`~gameweave.engine.flow.TableChange` on ``seat``'s table."""
+        melds, ext, cards, count, from_hand = change
+        self.melds[seat] = melds
+        self.extensions[seat] = ext
+        self.table_cards[seat] = cards
+        self.table_counts[seat] = count
+        self.hands[seat] ^= from_hand
 
     def _win(self, seat: Seat) -> None:
-        self.status = WON
-        self.winner = seat
+        self._end(WON, seat)
+
+    def _tablas(self) -> None:
+        self._end(TABLAS, -1)
+
+    def _end(self, status: str, winner: Seat) -> None:
+        self.status = status
+        self.winner = winner
         self.phase = PH_OVER
         self.to_act = -1
         self.card = -1
         self.live_from = -1
         self.refused = False
 
-    def _tablas(self) -> None:
-        self.status = TABLAS
-        self.winner = -1
+    # ------------------------------------------------------------------ ends outside play
+    def concede(self, seat: Seat) -> None:
+        """Seat ``seat`` resigns the deal: it is over, won by the other seat (R20: a deal
+        resigned counts as won by the other seat).
+
+        Nobody acts and no action is legal; views reveal the hands as at any deal end
+        (R21).  The cards stay where they lie, the centre card too.  A resignation is no
+        §VII action: the history, and so the deal's record, stay its actions (the table
+        records who resigned).  Raises :class:`ValueError` for a bad seat and
+        :class:`IllegalActionError` (``deal_over``) once the deal is over or closed.
+        """
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+        self._check_open()
+        self.status = WON
+        self.winner = 1 - seat
         self.phase = PH_OVER
         self.to_act = -1
-        self.card = -1
-        self.live_from = -1
-        self.refused = False
+
+    def close(self) -> None:
+        """Close the deal undecided: its match ended while it was played (a match closed
+        for having no move for too long, R20).
+
+        Nobody acts and no action is legal, nobody wins (``status`` stays ``playing``)
+        and nothing is revealed: the deal never ended, so the hands and the stock stay
+        hidden (R21).  Not an action: the history and the record are unchanged.  Raises
+        :class:`IllegalActionError` (``deal_over``) once the deal is over or closed.
+        """
+        self._check_open()
+        self.phase = PH_CLOSED
+        self.to_act = -1
+
+    def _check_open(self) -> None:
+        if self.phase >= PH_OVER:
+            what = "closed" if self.phase == PH_CLOSED else f"over ({self.status})"
+            raise IllegalActionError(f"the deal is {what}", reason="deal_over")
 
     # ------------------------------------------------------------------ checked entry
     def parse(self, text: str) -> Action:
@@ -560,8 +509,7 @@ class GameState:
             format_action(a)
         except ValueError as exc:
             raise UnparsableError(str(exc)) from None
-        if self.phase == PH_OVER:
-            raise IllegalActionError(f"the deal is over ({self.status})", reason="deal_over")
+        self._check_open()
         if seat is not None and seat != self.to_act:
             raise IllegalActionError(
                 f"it is seat {self.to_act + 1}'s turn, not seat {seat + 1}'s", reason="not_your_turn"
@@ -575,57 +523,9 @@ class GameState:
     def why_illegal(self, a: Action) -> tuple[str, str]:
         """``(reason code, message)`` saying why ``a`` is not legal now (call it only for an
         action not in :meth:`legal_actions`): codes ``wrong_decision``, ``not_a_choice``, … as
-        :class:`IllegalActionError` carries them (PROTOCOL §4.2); the message names no action."""
-        seat = self.to_act
-        opp = 1 - seat
-        k = kind_of(a)
-        ph = self.phase
-        who = f"seat {seat + 1}"
-        wants = _WANTS[ph]
-        if is_meld(a):
-            if ph not in (PH_TAKE, PH_TURNED, PH_FORCED):
-                return "wrong_decision", f"nothing to meld now; {who} must {wants}"
-            card = self.forced if ph == PH_FORCED else self.card
-            cards = 0
-            for m in table_of(a):
-                cards |= m
-            if not cards >> card & 1:
-                return "not_a_choice", f"a meld must contain {CARD_NAMES[card]}, the card being melded (R12, R18a)"
-            options = self.flow.meld_options(self, seat, card)
-            shown = ", ".join(format_action(x) for x in options[:8]) or "none"
-            if len(options) > 8:
-                shown += f", … ({len(options)} in all)"
-            rule = "R18" if self.flow.rearranging else "R12"
-            return "not_a_choice", f"not one of the ways {who} can meld {CARD_NAMES[card]} ({rule}; choices: {shown})"
-        if k == TURN_KIND:
-            return "wrong_decision", f"{who} must {wants} now, not turn the stock"
-        if k == FORCE_KIND:
-            if ph != PH_TAKE or not self.refused:
-                return "wrong_decision", f"only a card the opponent turned and refused can be forced back (R19); {who} must {wants}"
-            return "cannot_force", (
-                f"{CARD_NAMES[self.card]} cannot go back onto seat {opp + 1}'s table without cards from their hand (R19)"
-            )
-        n = force_of(a)
-        if k == REFUSE_KIND and ph != PH_TURNED:
-            return "wrong_decision", f"only a card just turned from the stock can be refused; {who} must {wants}"
-        if k == THROW_KIND:
-            if ph != PH_THROW:
-                return "wrong_decision", f"{who} throws only after melding or being forced; now {who} must {wants}"
-            card = thrown_card(a)
-            if not (self.hands[seat] >> card) & 1:
-                return "not_in_hand", f"{CARD_NAMES[card]} is not in {who}'s hand"
-        else:
-            card = self.card
-        if n:
-            if self.flow.numbered_force:
-                if n > len(self.melds[opp]):
-                    return "cannot_force", f"seat {opp + 1} has no meld {n} to force onto (R15)"
-                return "cannot_force", (
-                    f"{CARD_NAMES[card]} does not extend seat {opp + 1}'s meld {n}, "
-                    f"{format_cards(self.melds[opp][n - 1])} (R15)"
-                )
-            return "cannot_force", f"{CARD_NAMES[card]} fits no partition of seat {opp + 1}'s table (R18e)"
-        return "not_a_choice", "not legal now"
+        :class:`IllegalActionError` carries them (PROTOCOL §4.2); the message names no action
+        (:func:`gameweave.engine.reasons.why_illegal`)."""
+        return why_illegal(self, a)
 
     # ------------------------------------------------------------------ explicit chance
     def set_next_stock_card(self, card: int) -> None:
@@ -670,13 +570,15 @@ class GameState:
 
 _LEGAL = (
     GameState._legal_turn, GameState._legal_take, GameState._legal_turned,
-    GameState._legal_throw, GameState._legal_forced, GameState._legal_over,
+    GameState._legal_throw, GameState._legal_forced, GameState._legal_over, GameState._legal_over,
 )
 """Per-decision legal-action functions, indexed by phase (OpenSpiel gin_rummy style)."""
 
-_WANTS = (
-    "turn the stock", "take the live card or turn the stock",
-    "meld or refuse the turned card", "throw a card", "meld the card forced on them",
-    "wait: the deal is over",
-)
-"""What each decision asks of the seat, in words, for error messages."""
+
+
+
+__all__ = [
+    "DECISIONS", "HAND_SIZE", "PHASE_OF", "PH_CLOSED", "PH_FORCED", "PH_OVER", "PH_TAKE", "PH_THROW",
+    "PH_TURN", "PH_TURNED", "PLAYING", "STOCK_START", "TABLAS", "WIN_COUNT", "WON", "GameState",
+    "shuffled_deck", "validate_deck",
+]

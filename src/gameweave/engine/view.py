@@ -1,28 +1,37 @@
-"""What one seat may see (RULES R21) — the only way out of a state for non-engine code.
+"""What one seat, or a spectator, may see (RULES R21) — the only way out of a state for
+non-engine code — and the way back in for a bot's sampled world.
 
-:func:`seat_view` builds a frozen :class:`SeatView` from a state and a seat index.  It
-holds the seat's own hand, both seats' melds, the card in the centre and who let it go,
-the public history (every card turned, thrown or refused, and every meld), the stock and
-hand counts, whose turn it is and what they decide, and — only for the seat to act — the
-legal actions.  It never holds the opponent's hand or the stock order while the deal is
-being played; once the deal is over the opponent's hand is shown (``opponent_hand``).
+One public view, two readers: :class:`PublicView` holds what anyone may see (both seats'
+melds, the card in the centre and who let it go, the public history — every card turned,
+thrown or refused, and every meld —, the stock and hand counts, whose turn it is and what
+they decide); :class:`SeatView` adds the seat's own hand and, only for the seat to act,
+the legal actions (:func:`seat_view`); :class:`SpectatorView` adds nothing until the deal
+ends (:func:`spectator_view`).  Neither holds the opponent's hand or the stock order while
+the deal is being played; once it is over the hands are shown (``opponent_hand``,
+``hands``).  A deal resigned (:meth:`~gameweave.engine.state.GameState.concede`, R20) is
+over like any other; one closed undecided (:meth:`~gameweave.engine.state.GameState.close`)
+shows nobody to act and reveals nothing.
 
 Two states that differ only in the opponent's hand or in the order of the unturned stock
-give equal views (a property test checks it).
+give equal views (a property test checks it).  :func:`state_from_view` builds a full
+state consistent with a seat's view (OpenSpiel's observer reads a state; this is its
+inverse for a sampled world).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .actions import (
-    FORCE_KIND, KIND_NAMES, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND, Action, format_action,
-    kind_of, table_of,
+    CARD_MASK, FORCE_KIND, KIND_MASK, KIND_NAMES, MELD, PAYLOAD_SHIFT, REFUSE_KIND, TABLE, THROW_FORCE_SHIFT,
+    THROW_KIND, TURN_KIND, Action, format_action, kind_of, table_of,
 )
-from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, mask_names
-from .state import DECISIONS, PH_FORCED, PH_OVER, GameState
+from .cards import CARD_NAMES, FULL_MASK, Mask, Seat, cards_of, mask_names
+from .deck import HAND_SIZE, deck_of
+from .decisions import DECISIONS, PH_FORCED, PH_OVER, PHASE_OF
+from .state import GameState
 
 
 @dataclass(frozen=True)
@@ -81,8 +90,17 @@ class PublicEvent:
         }
 
 
+_V = TypeVar("_V")
 _new_object = object.__new__
 _set_field = object.__setattr__
+
+
+def _made(cls: type[_V], fields: dict[str, Any]) -> _V:
+    """An instance of the frozen dataclass ``cls`` with ``fields`` (every field, by name),
+    made in one step instead of one ``__setattr__`` per field; it stays frozen."""
+    obj: _V = _new_object(cls)
+    _set_field(obj, "__dict__", fields)
+    return obj
 
 
 def _event(seat: Seat, action: Action, card: int, died: int, forced: bool, meld: Mask,
@@ -98,38 +116,34 @@ def _event(seat: Seat, action: Action, card: int, died: int, forced: bool, meld:
     return ev
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """A seat's view of a deal (R21).  Masks are 40-bit ints; seats are indexes 0/1.
+@dataclass(frozen=True, kw_only=True)
+class PublicView:
+    """What anyone may see of a deal (R21): the part a seat and a spectator share.
+    Masks are 40-bit ints; seats are indexes 0/1.
 
     Attributes:
-        seat: the viewing seat.
         rules: profile name.
         opener: seat that opened the deal (R9).
         status: ``"playing"``, ``"won"`` or ``"tablas"``; ``winner`` seat or -1.
-        to_act: seat to act, or -1 when over; ``decision`` its decision name or None.
-        hand: the viewer's hand.
+        to_act: seat to act, or -1 when over (or closed); ``decision`` its decision name
+            or None.
         melds: ``(melds of seat 0, melds of seat 1)``, each a tuple of masks in §VII order.
         centre: the face-up card in the centre (live or just turned), or -1.
         live_from: seat that let the centre card go, or -1 (none, or just turned).
         stock_count: cards left in the stock; ``hand_counts``: cards in each hand.
         dead: mask of dead cards on the discard pile.
         history: tuple of :class:`PublicEvent`.
-        legal: the viewer's legal actions (ints) if it is to act, else ``()``.
-        opponent_hand: the opponent's hand mask once the deal is over, else ``None``.
         table_counts: cards on each seat's table.
         forced: the card forced on the seat to act, waiting for its ``meld`` (R18e), or -1.
         rearranging, force_back, max_sequence: the profile's options (§V).
     """
 
-    seat: int
     rules: str
     opener: int
     status: str
     winner: int
     to_act: int
     decision: str | None
-    hand: int
     melds: tuple[tuple[int, ...], tuple[int, ...]]
     centre: int
     live_from: int
@@ -137,18 +151,11 @@ class SeatView:
     hand_counts: tuple[int, int]
     dead: int
     history: tuple[PublicEvent, ...]
-    legal: tuple[int, ...]
-    opponent_hand: int | None
     table_counts: tuple[int, int] = (0, 0)
     forced: int = -1
     rearranging: bool = False
     force_back: bool = False
     max_sequence: int | None = None
-
-    @property
-    def opponent(self) -> int:
-        """The other seat's index."""
-        return 1 - self.seat
 
     @property
     def table(self) -> int:
@@ -159,6 +166,76 @@ class SeatView:
                 m |= x
         return m
 
+    def to_dict(self, history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """JSON-ready form: cards and actions in canonical text, seats numbered 1 and 2.
+
+        ``history``, if given, must be the events of :attr:`history` in their
+        :meth:`PublicEvent.to_dict` form (a caller that keeps them, as a table sending the
+        view at every step, saves making them again); it is put in as it is.
+
+        Keys, in this order: ``seat``, ``rules``, ``opener``, ``status``, ``winner``,
+        ``to_act``, ``decision``, ``hand``, ``melds`` (``{"1": [...], "2": [...]}``),
+        ``live``, ``live_from``, ``stock``, ``hand_counts``, ``dead``, ``history``, the
+        reader's own keys (``legal``, ``opponent_hand`` and, for a spectator,
+        ``hands``), ``table_counts``, ``forced``, ``rearranging``, ``force_back``,
+        ``max_sequence``.  For no reader: ``seat`` None, ``hand`` and ``legal`` empty,
+        ``opponent_hand`` None."""
+        seat, hand, own = self._reader_part()
+        return {
+            "seat": seat,
+            "rules": self.rules,
+            "opener": self.opener + 1,
+            "status": self.status,
+            "winner": _seat_no(self.winner),
+            "to_act": _seat_no(self.to_act),
+            "decision": self.decision,
+            "hand": hand,
+            "melds": {str(s + 1): [mask_names(m) for m in self.melds[s]] for s in (0, 1)},
+            "live": CARD_NAMES[self.centre] if self.centre >= 0 else None,
+            "live_from": _seat_no(self.live_from),
+            "stock": self.stock_count,
+            "hand_counts": {"1": self.hand_counts[0], "2": self.hand_counts[1]},
+            "dead": mask_names(self.dead),
+            "history": [e.to_dict() for e in self.history] if history is None else history,
+            **own,
+            "table_counts": {"1": self.table_counts[0], "2": self.table_counts[1]},
+            "forced": CARD_NAMES[self.forced] if self.forced >= 0 else None,
+            "rearranging": self.rearranging,
+            "force_back": self.force_back,
+            "max_sequence": self.max_sequence,
+        }
+
+    def _reader_part(self) -> tuple[int | None, list[str], dict[str, Any]]:
+        """The reader's part of :meth:`to_dict`: its seat number, its hand and the keys
+        written after ``history``."""
+        return None, [], {"legal": [], "opponent_hand": None}
+
+
+def _seat_no(s: int) -> int | None:
+    return s + 1 if s >= 0 else None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatView(PublicView):
+    """A seat's view of a deal (R21): the :class:`PublicView` plus what the seat holds.
+
+    Attributes (besides the public ones):
+        seat: the viewing seat.
+        hand: the viewer's hand.
+        legal: the viewer's legal actions (ints) if it is to act, else ``()``.
+        opponent_hand: the opponent's hand mask once the deal is over, else ``None``.
+    """
+
+    seat: int
+    hand: int
+    legal: tuple[int, ...]
+    opponent_hand: int | None
+
+    @property
+    def opponent(self) -> int:
+        """The other seat's index."""
+        return 1 - self.seat
+
     def unseen(self) -> int:
         """Mask of the cards this seat cannot see: the opponent's hand plus the stock."""
         seen = self.hand | self.table | self.dead
@@ -168,37 +245,30 @@ class SeatView:
             seen |= 1 << self.forced
         return FULL_MASK & ~seen
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: cards and actions in canonical text, seats numbered 1 and 2."""
-
-        def seat_no(s: int) -> int | None:
-            return s + 1 if s >= 0 else None
-
-        return {
-            "seat": self.seat + 1,
-            "rules": self.rules,
-            "opener": self.opener + 1,
-            "status": self.status,
-            "winner": seat_no(self.winner),
-            "to_act": seat_no(self.to_act),
-            "decision": self.decision,
-            "hand": mask_names(self.hand),
-            "melds": {
-                str(s + 1): [mask_names(m) for m in self.melds[s]] for s in (0, 1)
-            },
-            "live": CARD_NAMES[self.centre] if self.centre >= 0 else None,
-            "live_from": seat_no(self.live_from),
-            "stock": self.stock_count,
-            "hand_counts": {"1": self.hand_counts[0], "2": self.hand_counts[1]},
-            "dead": mask_names(self.dead),
-            "history": [e.to_dict() for e in self.history],
+    def _reader_part(self) -> tuple[int | None, list[str], dict[str, Any]]:
+        opp = self.opponent_hand
+        return self.seat + 1, mask_names(self.hand), {
             "legal": [format_action(a) for a in self.legal],
-            "opponent_hand": None if self.opponent_hand is None else mask_names(self.opponent_hand),
-            "table_counts": {"1": self.table_counts[0], "2": self.table_counts[1]},
-            "forced": CARD_NAMES[self.forced] if self.forced >= 0 else None,
-            "rearranging": self.rearranging,
-            "force_back": self.force_back,
-            "max_sequence": self.max_sequence,
+            "opponent_hand": None if opp is None else mask_names(opp),
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class SpectatorView(PublicView):
+    """A third party's view of a deal (R21 for someone holding no seat): the
+    :class:`PublicView` and nothing else.  Never a hand and never legal actions while
+    the deal is being played; once it is over both hands are shown (``hands``, the
+    reveal).  Its :meth:`to_dict` has the shape of :meth:`SeatView.to_dict` with ``seat``
+    None, ``hand`` and ``legal`` empty and ``opponent_hand`` None, and ``hands``
+    (``{"1": [...], "2": [...]}`` once the deal is over, else None)."""
+
+    hands: tuple[int, int] | None
+
+    def _reader_part(self) -> tuple[int | None, list[str], dict[str, Any]]:
+        hands = self.hands
+        return None, [], {
+            "legal": [], "opponent_hand": None,
+            "hands": None if hands is None else {"1": mask_names(hands[0]), "2": mask_names(hands[1])},
         }
 
 
@@ -210,7 +280,7 @@ def apply_public(st: GameState, a: Action) -> PublicEvent:
     action through it instead of replaying the whole deal for every view.
     """
     seat = st.to_act
-    k = a & 7  # the codec's layout (actions.py), inlined on the hot path
+    k = a & KIND_MASK  # the codec's layout (actions.py), inlined on the hot path
     centre = st.card
     if k == TURN_KIND:
         card = st.deck[st.stock_pos] if st.stock_pos < 40 else -1
@@ -227,11 +297,11 @@ def apply_public(st: GameState, a: Action) -> PublicEvent:
                 meld = m
         return _event(seat, a, card, -1, forced, meld, tuple(st.melds[seat]), before & ~st.hands[seat])
     if k == THROW_KIND:
-        card = a >> 3 & 63
-        force = a >> 9
+        card = a >> PAYLOAD_SHIFT & CARD_MASK
+        force = a >> THROW_FORCE_SHIFT
     else:  # refuse, force back: the centre card
         card = centre
-        force = a >> 3 if k == REFUSE_KIND else 0
+        force = a >> PAYLOAD_SHIFT if k == REFUSE_KIND else 0
     if k == FORCE_KIND:  # R19: the card goes back onto its turner, who melds it (R18e) or has it added
         st.apply(a)
         return _event(seat, a, card, -1, True, 0, (), 0)
@@ -251,8 +321,34 @@ def public_history(state: GameState) -> tuple[PublicEvent, ...]:
     so each event can say what the step did to the tables; everything it holds was shown
     face up.
     """
-    st = GameState._blank(state.rules, state.deck, state.opener)
+    st = state.at_start()
     return tuple(apply_public(st, a) for a in state.history)
+
+
+def _public_part(state: GameState, history: tuple[PublicEvent, ...] | None) -> dict[str, Any]:
+    """The :class:`PublicView` fields of ``state``, by name (the one builder of them)."""
+    rules = state.rules
+    hands = state.hands
+    return {
+        "rules": rules.name,
+        "opener": state.opener,
+        "status": state.status,
+        "winner": state.winner,
+        "to_act": state.to_act,
+        "decision": DECISIONS[state.phase],
+        "melds": (tuple(state.melds[0]), tuple(state.melds[1])),
+        "centre": state.card,
+        "live_from": state.live_from,
+        "stock_count": 40 - state.stock_pos,
+        "hand_counts": (hands[0].bit_count(), hands[1].bit_count()),
+        "dead": state.dead,
+        "history": public_history(state) if history is None else history,
+        "table_counts": (state.table_counts[0], state.table_counts[1]),
+        "forced": state.forced,
+        "rearranging": rules.rearranging,
+        "force_back": rules.force_back,
+        "max_sequence": rules.max_sequence,
+    }
 
 
 def seat_view(state: GameState, seat: int, history: tuple[PublicEvent, ...] | None = None,
@@ -267,127 +363,78 @@ def seat_view(state: GameState, seat: int, history: tuple[PublicEvent, ...] | No
     """
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
-    over = state.phase == PH_OVER
-    rules = state.rules
-    return SeatView(
-        seat=seat,
-        rules=rules.name,
-        opener=state.opener,
-        status=state.status,
-        winner=state.winner,
-        to_act=state.to_act,
-        decision=DECISIONS[state.phase],
-        hand=state.hands[seat],
-        melds=(tuple(state.melds[0]), tuple(state.melds[1])),
-        centre=state.card,
-        live_from=state.live_from,
-        stock_count=state.stock_count,
-        hand_counts=(state.hands[0].bit_count(), state.hands[1].bit_count()),
-        dead=state.dead,
-        history=public_history(state) if history is None else history,
-        legal=(tuple(state.legal_actions() if legal is None else legal) if state.to_act == seat else ()),
-        opponent_hand=state.hands[1 - seat] if over else None,
-        table_counts=(state.table_counts[0], state.table_counts[1]),
-        forced=state.forced,
-        rearranging=rules.rearranging,
-        force_back=rules.force_back,
-        max_sequence=rules.max_sequence,
-    )
-
-
-@dataclass(frozen=True)
-class SpectatorView:
-    """A third party's view of a deal (R21 for someone holding no seat).
-
-    Everything public and nothing else: both seats' melds, the card in the centre and
-    who let it go, the dead cards, the public history, the stock and hand counts, whose
-    turn it is and what they decide.  Never a hand and never legal actions while the
-    deal is being played; once it is over both hands are shown (``hands``), as the
-    reveal.  Masks are 40-bit ints; seats are indexes 0/1.
-    """
-
-    rules: str
-    opener: int
-    status: str
-    winner: int
-    to_act: int
-    decision: str | None
-    melds: tuple[tuple[int, ...], tuple[int, ...]]
-    centre: int
-    live_from: int
-    stock_count: int
-    hand_counts: tuple[int, int]
-    dead: int
-    history: tuple[PublicEvent, ...]
-    hands: tuple[int, int] | None
-    table_counts: tuple[int, int] = (0, 0)
-    forced: int = -1
-    rearranging: bool = False
-    force_back: bool = False
-    max_sequence: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form, the shape of :meth:`SeatView.to_dict` with ``seat`` None,
-        ``hand`` empty, ``legal`` empty and ``opponent_hand`` None; ``hands`` is
-        ``{"1": [...], "2": [...]}`` once the deal is over, else None."""
-
-        def seat_no(s: int) -> int | None:
-            return s + 1 if s >= 0 else None
-
-        return {
-            "seat": None,
-            "rules": self.rules,
-            "opener": self.opener + 1,
-            "status": self.status,
-            "winner": seat_no(self.winner),
-            "to_act": seat_no(self.to_act),
-            "decision": self.decision,
-            "hand": [],
-            "melds": {str(s + 1): [mask_names(m) for m in self.melds[s]] for s in (0, 1)},
-            "live": CARD_NAMES[self.centre] if self.centre >= 0 else None,
-            "live_from": seat_no(self.live_from),
-            "stock": self.stock_count,
-            "hand_counts": {"1": self.hand_counts[0], "2": self.hand_counts[1]},
-            "dead": mask_names(self.dead),
-            "history": [e.to_dict() for e in self.history],
-            "legal": [],
-            "opponent_hand": None,
-            "hands": None if self.hands is None else {"1": mask_names(self.hands[0]), "2": mask_names(self.hands[1])},
-            "table_counts": {"1": self.table_counts[0], "2": self.table_counts[1]},
-            "forced": CARD_NAMES[self.forced] if self.forced >= 0 else None,
-            "rearranging": self.rearranging,
-            "force_back": self.force_back,
-            "max_sequence": self.max_sequence,
-        }
+    fields = _public_part(state, history)
+    fields["seat"] = seat
+    fields["hand"] = state.hands[seat]
+    fields["legal"] = tuple(state.legal_actions() if legal is None else legal) if state.to_act == seat else ()
+    fields["opponent_hand"] = state.hands[1 - seat] if state.phase == PH_OVER else None
+    return _made(SeatView, fields)
 
 
 def spectator_view(state: GameState, history: tuple[PublicEvent, ...] | None = None) -> SpectatorView:
     """The view of a spectator of ``state`` (R21 for a third party): public facts only
     while the deal is played, both hands once it is over.  ``history`` as for
     :func:`seat_view`."""
-    over = state.phase == PH_OVER
-    rules = state.rules
-    return SpectatorView(
-        rules=rules.name,
-        opener=state.opener,
-        status=state.status,
-        winner=state.winner,
-        to_act=state.to_act,
-        decision=DECISIONS[state.phase],
-        melds=(tuple(state.melds[0]), tuple(state.melds[1])),
-        centre=state.card,
-        live_from=state.live_from,
-        stock_count=state.stock_count,
-        hand_counts=(state.hands[0].bit_count(), state.hands[1].bit_count()),
-        dead=state.dead,
-        history=public_history(state) if history is None else history,
-        hands=(state.hands[0], state.hands[1]) if over else None,
-        table_counts=(state.table_counts[0], state.table_counts[1]),
-        forced=state.forced,
-        rearranging=rules.rearranging,
-        force_back=rules.force_back,
-        max_sequence=rules.max_sequence,
-    )
+    fields = _public_part(state, history)
+    fields["hands"] = (state.hands[0], state.hands[1]) if state.phase == PH_OVER else None
+    return _made(SpectatorView, fields)
 
 
-__all__ = ["PublicEvent", "SeatView", "SpectatorView", "apply_public", "seat_view", "public_history", "spectator_view"]
+def state_from_view(view: SeatView, opponent_hand: Mask, stock: Sequence[int]) -> GameState:
+    """A full state consistent with a seat's view (a bot's sampled world, R21).
+
+    Args:
+        view: a :class:`SeatView` of a deal being played.
+        opponent_hand: the opponent's hand (40-bit mask) in this world.
+        stock: the unturned stock in this world, top card first.
+
+    ``opponent_hand`` and ``stock`` must together be exactly ``view.unseen()``, with
+    ``view.hand_counts[opponent]`` cards in the hand and ``view.stock_count`` in the
+    stock.  The world's deck deals each seat the cards it held at the start (its hand
+    now, plus the hand cards it has thrown or melded, all public), then the turned
+    cards in the order they were turned, then ``stock``; the view's history is
+    replayed on it, so the world's record replays and its view for the seat equals
+    ``view``.  Raises :class:`ValueError` if the cards do not fit the view.
+    """
+    seat = view.seat
+    opp = 1 - seat
+    stock = tuple(stock)
+    smask = 0
+    for c in stock:
+        smask |= 1 << c
+    if (
+        opponent_hand & smask
+        or opponent_hand | smask != view.unseen()
+        or len(stock) != view.stock_count
+        or opponent_hand.bit_count() != view.hand_counts[opp]
+    ):
+        raise ValueError("the opponent's hand and the stock must be the unseen cards, in the view's counts")
+    start = [0, 0]
+    start[seat] = view.hand
+    start[opp] = opponent_hand
+    turned = []
+    for e in view.history:
+        if e.from_hand:
+            start[e.seat] |= e.from_hand
+        k = kind_of(e.action)
+        if k == THROW_KIND:
+            start[e.seat] |= 1 << e.card
+        elif k == TURN_KIND and e.card >= 0:
+            turned.append(e.card)
+    first = view.opener
+    a = list(cards_of(start[first]))
+    b = list(cards_of(start[1 - first]))
+    if len(a) != HAND_SIZE or len(b) != HAND_SIZE:
+        raise ValueError("the view's history does not add up to two hands of ten")
+    st = GameState.new(deck_of(a, b, turned + list(stock)), opener=first, rules=view.rules)
+    for e in view.history:
+        st.apply(e.action)
+    if st.hands[seat] != view.hand or st.phase != PHASE_OF[view.decision]:
+        raise ValueError("the view's history does not replay to the view")
+    return st
+
+
+__all__ = [
+    "PublicEvent", "PublicView", "SeatView", "SpectatorView", "apply_public", "public_history", "seat_view",
+    "spectator_view", "state_from_view",
+]

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from ..bots.determinize import impossible_cards
 from ..engine import (
     FORCE, GAMEWEAVE, MELD, PH_OVER, REFUSE, TABLE, TURN, GameState, PublicEvent, SeatView, apply_public,
-    find_profile, force_of, kind_of, meld_action, seat_view, table_action, table_of, thrown_card,
+    find_profile, force_of, kind_of, meld_action, seat_view, state_from_view, table_action, table_of, thrown_card,
 )
 from ..engine.actions import FORCE_KIND, REFUSE_KIND, THROW_KIND, TURN_KIND
 from .history import note
@@ -398,7 +398,7 @@ class Deal:
         """A deal that ``seat`` cannot tell from this one: same public history, same hand
         and pending step for ``seat``, the opponent's hand drawn uniformly from the cards
         ``seat`` has not seen that the public history allows (R12 set-of-three proof:
-        :func:`~gameweave.bots.determinize.impossible_cards`), built by the engine (:meth:`GameState.from_view`).
+        :func:`~gameweave.bots.determinize.impossible_cards`), built by the engine (:func:`~gameweave.engine.state_from_view`).
         The stock order is left to chance.  Raises :class:`RuntimeError` if no consistent
         world is found in ``tries`` draws."""
         if self.state is None:
@@ -426,7 +426,7 @@ class Deal:
         """A deal consistent with ``view`` (R21): the opponent's hand drawn uniformly from
         the unseen cards the public history allows
         (:func:`~gameweave.bots.determinize.impossible_cards`, R12), the
-        stock in random order, built by :meth:`GameState.from_view`.  Raises
+        stock in random order, built by :func:`~gameweave.engine.state_from_view`.  Raises
         :class:`RuntimeError` if no consistent world is found in ``tries`` draws."""
         seat = view.seat
         opp = 1 - seat
@@ -442,7 +442,7 @@ class Deal:
             stock = [c for c in range(40) if (unseen & ~hand) >> c & 1]
             rng.shuffle(stock)
             try:
-                st = GameState.from_view(view, hand, stock)
+                st = state_from_view(view, hand, stock)
             except ValueError:
                 continue  # e.g. R17: the live card must be meldable for the game to go on
             if seat_view(st, seat) != view:

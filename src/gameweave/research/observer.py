@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine import DECISIONS, PH_TAKE, PHASE_OF, SeatView, kind_of
+from ..engine import DECISIONS, PH_OVER, PH_TAKE, PHASE_OF, SeatView, kind_of
 from ..engine.actions import REFUSE_KIND
 from .deal import Deal
 from .history import HISTORY_PLANES
@@ -33,14 +33,14 @@ CARD_PLANES = (
 )
 """The 40-card planes of the observation tensor, in order (docs/RESEARCH.md)."""
 SCALARS = (
-    "to_act_is_me", *(f"decision_{d or 'over'}" for d in DECISIONS), "building_table", "choosing_target",
+    "to_act_is_me", *(f"decision_{d or 'over'}" for d in DECISIONS[:PH_OVER + 1]), "building_table", "choosing_target",
     "centre_from_opponent", "centre_from_me", "centre_turned", "refused",
     "stock_count", "my_hand_count", "opponent_hand_count", "my_table_count",
     "opponent_table_count", "i_opened", "dealing", "rearranging", "force_back", "capped",
 )
 """The scalar fields after the planes (counts divided by 20, 10, 11; flags 0/1); the six
-``decision_*`` flags follow the engine's decisions (:data:`~gameweave.engine.DECISIONS`,
-``None`` written ``over``)."""
+``decision_*`` flags follow the engine's decisions (:data:`~gameweave.engine.DECISIONS`
+up to ``PH_OVER``, ``None`` written ``over``; a research deal is never closed undecided)."""
 OBS_SIZE = 40 * len(CARD_PLANES) + len(SCALARS)
 INFO_SIZE = OBS_SIZE + 40 * len(HISTORY_PLANES)
 

@@ -5,8 +5,10 @@ Build it with :func:`create_app`; ``gameweave serve`` runs it under uvicorn.  Th
 protocol is docs/PROTOCOL.md; wire schemas (``schemas.py``, pydantic) are separate from
 storage rows.  Layout (as in the FastAPI full-stack template): ``settings.py`` (one
 settings object), ``deps.py``, ``schemas.py``, ``errors.py``, ``middleware.py``,
-``routes/{lobby,matches,ops,pages}.py``, ``ws.py``, ``hub.py`` (the service), ``bus.py``
-(Redis, several nodes), ``metrics.py``.
+``routes/{lobby,matches,ops,pages}.py``, ``ws.py``, ``hub.py`` (the service: one
+``room.py`` per live match; ``steps.py`` the one path of every change; ``clock.py``,
+``presence.py``, ``botrunner.py``, ``database.py``), ``bus.py`` and ``sync.py`` (Redis,
+several nodes), ``metrics.py``.
 """
 
 from __future__ import annotations
@@ -20,8 +22,12 @@ from collections.abc import Callable
 from fastapi import FastAPI, WebSocket
 
 from .. import __version__
+from ..bots import bot_names, make_bot
+from ..bots.greedy import choose_greedy
 from ..storage import Store, resolve_url
 from ..tables import TestDecks
+from ..tables.timeouts import TimeoutPolicy
+from .botrunner import Bots
 from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
@@ -32,6 +38,23 @@ from .settings import Settings
 from .ws import serve_socket
 
 log = logging.getLogger("gameweave.server")
+
+
+def build_hub(settings: Settings, store: Store, deck_source: Callable[[], tuple[Any, ...]] | None = None) -> Hub:
+    """The :class:`Hub` of ``settings`` on ``store``, with what it is given rather than
+    imports: the bots of :mod:`gameweave.bots` and the timeout policy whose chooser is
+    the greedy bot's; the Redis bus when ``settings.redis_url`` is set."""
+    bus = None
+    if settings.redis_url:
+        from .bus import Bus
+
+        bus = Bus(settings.redis_url, settings.redis_prefix, settings.node_id)
+    return Hub(store, bot_delay=settings.bot_delay, deck_source=deck_source, bus=bus,
+               idle_evict_s=settings.idle_evict_s, bot_lease_s=settings.bot_lease_s,
+               presence_timeout_s=settings.presence_timeout_s, presence_sweep_s=settings.presence_sweep_s,
+               clock_scale=settings.clock_scale, abandon_after_days=settings.abandon_after_days,
+               phrase_interval_s=settings.phrase_interval_s, bots=Bots(bot_names, make_bot),
+               timeout_policy=TimeoutPolicy(choose_greedy))
 
 
 def create_app(
@@ -74,17 +97,8 @@ def create_app(
         deck_source = TestDecks.from_file(settings.test_decks)  # TestDeckError for a bad file
     if store is None:
         store = Store(resolve_url(settings.database_url, settings.data_dir))
-    bus = None
-    if settings.redis_url:
-        from .bus import Bus
-
-        bus = Bus(settings.redis_url, settings.redis_prefix, settings.node_id)
-    hub = Hub(store, bot_delay=settings.bot_delay, deck_source=deck_source, bus=bus,
-              idle_evict_s=settings.idle_evict_s, bot_lease_s=settings.bot_lease_s,
-              presence_timeout_s=settings.presence_timeout_s, presence_sweep_s=settings.presence_sweep_s,
-              clock_scale=settings.clock_scale, abandon_after_days=settings.abandon_after_days,
-              phrase_interval_s=settings.phrase_interval_s)
-    metrics = Metrics(settings.node_id, live_matches=lambda: len(hub.tables), sockets=hub.socket_count)
+    hub = build_hub(settings, store, deck_source)
+    metrics = Metrics(settings.node_id, live_matches=lambda: len(hub.rooms), sockets=hub.socket_count)
     hub.metrics = metrics
 
     @asynccontextmanager
@@ -110,11 +124,8 @@ def create_app(
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    app.include_router(lobby.router)
-    app.include_router(matches.router)
-    app.include_router(advice.router)
-    app.include_router(ops.router)
-    app.include_router(pages.router)
+    for routes in (lobby, matches, advice, ops, pages):
+        app.include_router(routes.router)
 
     @app.websocket("/ws/{match_id}")
     async def play(ws: WebSocket, match_id: str) -> None:

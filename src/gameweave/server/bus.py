@@ -1,19 +1,27 @@
 """The nodes' shared bus on Redis (redis-py ``redis.asyncio``): fan-out of every
-committed change, bot-seat leases and seat generations.
+committed change, bot-seat leases, seat generations and presence.
 
 What Redis keeps (all under ``<prefix>:``): nothing that is the record — the action log
 stays in the database.  Redis carries
 
 * ``<prefix>:events`` — one pub/sub channel; every node publishes one small JSON event
-  after each commit (``action``, ``deal``, ``join``) and each socket change (``hello``,
-  ``bye``), and every node listens;
-* ``<prefix>:bot:<match_id>`` — the lease on a match's bot seat: the node id, with an
-  expiry (``PX``), renewed while that node plays the bot;
+  after each commit (``action``, ``deal``, ``resign``, ``ready``, ``join``), each socket
+  change (``hello``, ``bye``) and each quick phrase, and every node listens (its own
+  events come back to it too);
+* ``<prefix>:seq:<match_id>`` — the match's event counter: Redis numbers every event of
+  a match as it publishes it (a Lua script: ``INCR`` then ``PUBLISH`` with ``"seq"``), so
+  a node that sees a gap knows it missed one and catches up from the database;
+* ``<prefix>:bot:<match_id>`` — the lease on a match's bot seat (and its clock): the
+  node id, with an expiry (``PX``), renewed while that node plays the bot;
 * ``<prefix>:seatgen:<match_id>:<seat>`` — a counter per seat: the newest ``hello``
-  (highest generation) keeps the seat, on whichever node.
+  (highest generation) keeps the seat, on whichever node;
+* ``<prefix>:presence:<match_id>:<seat>`` — a seat heard from lately (a TTL).
 
-A lost event is never a lost action: a node that sees a version gap, or reconnects to
-Redis, catches up from the database.
+A lost event is never a lost action: events wait in an ordered outbox while Redis is
+away and go out when it is back (none is dropped; if the outbox overflows, a ``resync``
+event tells every node to check its matches); the subscription is pinged, so a silent
+one is noticed; and after subscribing again (the subscription confirmed first) a node
+checks every match it holds against the database.
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
+from collections import deque
 from typing import Any
 from collections.abc import Awaitable, Callable
 
@@ -41,10 +51,38 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+_PUBLISH_SEQ = """
+local n = redis.call('incr', KEYS[1])
+redis.call('pexpire', KEYS[1], ARGV[3])
+redis.call('publish', ARGV[1], '{"seq":' .. n .. ',' .. string.sub(ARGV[2], 2))
+return n
+"""
+"""Number a match's event and publish it: ``{"seq": n, …the event}``."""
 
 
 MAX_CONNECTIONS = 32
 """Redis connections a node opens at most (one of them is the subscription)."""
+
+OUTBOX_MAX = 20_000
+"""Events that may wait for Redis; beyond it the oldest go and a ``resync`` follows."""
+
+PUBLISH_BATCH = 200
+"""Events sent in one round trip (a pipeline) at most."""
+
+SEQ_TTL_MS = 7 * 24 * 3600 * 1000
+"""Lifetime of a match's event counter after its last event."""
+
+PING_EVERY_S = 1.0
+"""The subscription is pinged after this many quiet seconds."""
+
+SILENT_LIMIT_S = 3.0
+"""A subscription that answers nothing (not even a ping) for this long is dropped."""
+
+RETRY_S = (0.1, 0.2, 0.5)
+"""Waits between attempts to reach Redis again (the last one repeats)."""
+
+PEOPLE_MAX_AGE_S = 5.0
+"""A waiting ``phrase`` older than this is not sent any more (a late one means nothing)."""
 
 
 class BusError(Exception):
@@ -65,7 +103,7 @@ class Bus:
         self.prefix = prefix
         self.node_id = node_id
         self.channel = f"{prefix}:events"
-        # a bounded pool that makes a burst of publishes wait for a connection (a plain
+        # a bounded pool that makes a burst of commands wait for a connection (a plain
         # pool refuses with MaxConnectionsError once it is exhausted)
         self.pool = aioredis.BlockingConnectionPool.from_url(
             url, max_connections=MAX_CONNECTIONS, timeout=10, socket_connect_timeout=3, health_check_interval=10,
@@ -74,70 +112,111 @@ class Bus:
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._reader: asyncio.Task | None = None
+        self._publisher: asyncio.Task | None = None
+        self._outbox: deque[tuple[float, dict[str, Any]]] = deque()
+        self._wake = asyncio.Event()
+        self._overflowed = False
         self._closing = False
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, on_event: Callable[[dict[str, Any]], Awaitable[None]],
                     on_resync: Callable[[], Awaitable[None]]) -> None:
-        """Check Redis answers, subscribe, and start delivering other nodes' events to
-        ``on_event``; after a lost connection ``on_resync`` is awaited (catch up from the
-        database).  Raises :class:`BusError` if Redis cannot be reached."""
+        """Check Redis answers, subscribe, and start delivering every event (this node's
+        own ones too) to ``on_event``; after a lost subscription, once the new one is
+        confirmed, ``on_resync`` is awaited (catch up from the database) before any
+        further event.  Raises :class:`BusError` if Redis cannot be reached."""
         try:
             await self.redis.ping()
         except (RedisError, OSError) as exc:
             raise BusError(f"cannot reach Redis at {self.url}: {exc}") from None
         ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(on_event, on_resync, ready))
+        self._publisher = asyncio.create_task(self._publish_loop())
         await asyncio.wait_for(ready, 10)
 
     async def _read(self, on_event, on_resync, ready: asyncio.Future) -> None:
-        first = True
+        first, failures = True, 0
         while not self._closing:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.redis.pubsub()
             try:
-                await pubsub.subscribe(self.channel)
+                await self._subscribe(pubsub)
                 if first:
                     ready.set_result(None)
                 else:
-                    log.info("redis: subscribed again; catching up from the database")
+                    log.info("redis: subscribed again; checking every match against the database")
                     await on_resync()
-                first = False
-                async for msg in pubsub.listen():
-                    if msg.get("type") != "message":
-                        continue
-                    try:
-                        event = json.loads(msg["data"])
-                    except ValueError:
-                        continue
-                    if not isinstance(event, dict) or event.get("node") == self.node_id:
-                        continue
-                    try:
-                        await on_event(event)
-                    except Exception as exc:  # one bad event must not stop the reader
-                        log.error("redis: event %s for match %s failed: %s", event.get("kind"),
-                                  event.get("match"), type(exc).__name__)
+                first, failures = False, 0
+                await self._listen(pubsub, on_event)
             except asyncio.CancelledError:
                 raise
-            except (RedisError, OSError) as exc:
+            except (RedisError, OSError, TimeoutError) as exc:
                 if self._closing:
                     return
-                log.error("redis: subscription lost (%s); retrying in 1 s", type(exc).__name__)
-                await asyncio.sleep(1.0)
+                if failures == 0:
+                    log.error("redis: subscription lost (%s); subscribing again", type(exc).__name__)
+                await asyncio.sleep(RETRY_S[min(failures, len(RETRY_S) - 1)])
+                failures += 1
             finally:
                 try:
                     await pubsub.aclose()
                 except Exception:
                     pass
 
-    async def close(self) -> None:
-        """Stop listening and close the connections."""
-        self._closing = True
-        if self._reader is not None:
-            self._reader.cancel()
+    async def _subscribe(self, pubsub) -> None:
+        """Subscribe and wait for Redis to confirm it (events published from then on
+        reach this node).  Raises TimeoutError if no confirmation comes."""
+        await pubsub.subscribe(self.channel)
+        deadline = time.monotonic() + SILENT_LIMIT_S
+        while (left := deadline - time.monotonic()) > 0:
+            msg = await pubsub.get_message(timeout=left)
+            if msg is not None and msg.get("type") == "subscribe":
+                return
+        raise TimeoutError("no subscription confirmation")
+
+    async def _listen(self, pubsub, on_event) -> None:
+        """Deliver events until the subscription fails or falls silent (no answer to a
+        ping within :data:`SILENT_LIMIT_S`)."""
+        heard = pinged = time.monotonic()
+        while not self._closing:
+            msg = await pubsub.get_message(timeout=PING_EVERY_S)
+            now = time.monotonic()
+            if msg is None:
+                if now - heard > SILENT_LIMIT_S:
+                    raise TimeoutError("the subscription fell silent")
+                if now - pinged >= PING_EVERY_S:
+                    pinged = now
+                    await pubsub.ping()
+                continue
+            heard = now
+            if msg.get("type") != "message":
+                continue
             try:
-                await self._reader
-            except (asyncio.CancelledError, Exception):
-                pass
+                event = json.loads(msg["data"])
+            except ValueError:
+                continue
+            if not isinstance(event, dict):
+                continue
+            try:
+                await on_event(event)
+            except Exception as exc:  # one bad event must not stop the reader
+                log.error("redis: event %s for match %s failed: %s", event.get("kind"), event.get("match"),
+                          type(exc).__name__)
+            heard = time.monotonic()  # busy with it (a catch-up) is not silent
+
+    async def close(self) -> None:
+        """Send what waits (for up to 2 s), stop listening and close the connections."""
+        if self._publisher is not None and self._outbox:
+            deadline = time.monotonic() + 2
+            while self._outbox and time.monotonic() < deadline and not self._publisher.done():
+                await asyncio.sleep(0.02)
+        self._closing = True
+        for task in (self._reader, self._publisher):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
         try:
             await self.redis.aclose()
             await self.pool.aclose()
@@ -152,15 +231,68 @@ class Bus:
             return False
 
     # ------------------------------------------------------------------ events
-    async def publish(self, event: dict[str, Any]) -> None:
-        """Publish ``event`` (a JSON object; ``node`` is added) to every other node.
-        A failure is logged, not raised: the database already holds the change, and the
-        other nodes catch up from it on their next gap or resubscription."""
+    def publish(self, event: dict[str, Any]) -> None:
+        """Queue ``event`` (a JSON object; ``node`` is added) for every node, in order;
+        an event naming a ``match`` gets that match's next sequence number from Redis.
+        Never blocks and never drops an event while Redis is away: the outbox sends it
+        once Redis is back (see the module docstring)."""
         event["node"] = self.node_id
-        try:
-            await self.redis.publish(self.channel, json.dumps(event, separators=(",", ":")))
-        except (RedisError, OSError) as exc:
-            log.error("redis: could not publish a %s event: %s", event.get("kind"), type(exc).__name__)
+        self._outbox.append((time.monotonic(), event))
+        if len(self._outbox) > OUTBOX_MAX:
+            self._outbox.popleft()
+            self._overflowed = True
+        self._wake.set()
+
+    async def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until every queued event is sent; False after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while self._outbox and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        return not self._outbox
+
+    async def _publish_loop(self) -> None:
+        failures = 0
+        while not self._closing:
+            if not self._outbox:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            try:
+                await self._send_batch()
+                if failures:
+                    log.info("redis: publishing again")
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                if failures == 0:
+                    log.error("redis: could not publish (%s); %d events wait", type(exc).__name__, len(self._outbox))
+                await asyncio.sleep(RETRY_S[min(failures, len(RETRY_S) - 1)])
+                failures += 1
+
+    async def _send_batch(self) -> None:
+        """Send the oldest waiting events in one pipeline; they leave the outbox only
+        once Redis took them (a batch cut off midway is sent again: an event may then
+        arrive twice, which a version check makes harmless)."""
+        if self._overflowed:
+            await self.redis.publish(self.channel, json.dumps({"kind": "resync", "node": self.node_id}))
+            self._overflowed = False
+        now = time.monotonic()
+        while self._outbox and self._outbox[0][1].get("kind") == "phrase" and now - self._outbox[0][0] > PEOPLE_MAX_AGE_S:
+            self._outbox.popleft()
+        batch = [e for _t, e in list(self._outbox)[:PUBLISH_BATCH]]
+        if not batch:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for event in batch:
+            text = json.dumps(event, separators=(",", ":"))
+            if isinstance(event.get("match"), str):
+                pipe.eval(_PUBLISH_SEQ, 1, f"{self.prefix}:seq:{event['match']}", self.channel, text, SEQ_TTL_MS)
+            else:
+                pipe.publish(self.channel, text)
+        await pipe.execute()
+        for _ in batch:
+            self._outbox.popleft()
 
     # ------------------------------------------------------------------ leases
     def _lease_key(self, match_id: str) -> str:

@@ -14,11 +14,9 @@ appear once the deal is over, and the deck and salt only then (``deal.reveal``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
-from ..engine import GameRecord, seat_view
-from ..engine.view import spectator_view
+from ..engine import GameRecord, GameState, SeatView, seat_view, spectator_view
 from ..tables import Table, TableError, deck_text, progress, seat_choices
 
 
@@ -131,18 +129,26 @@ def deal_info(table: Table, n: int | None = None) -> dict[str, Any]:
             "resigned": d.resigned + 1 if d.resigned is not None else None}
 
 
-def _view(table: Table, seat: int) -> Any:
-    """The seat's :class:`~gameweave.engine.SeatView`; a deal ended by resignation
-    (or a match closed) shows as over: no decision, no legal action, the opponent's
-    hand revealed as at any deal end (R21 allows it once the deal is over)."""
-    view = seat_view(table.state, seat)
-    if table.state.is_over or (not table.deal.over and not table.match_over):
-        return view
-    if not table.deal.over:  # an abandoned match: nothing to decide, nothing revealed
-        return replace(view, to_act=-1, decision=None, legal=())
-    other = seat_view(table.state, 1 - seat).hand
-    return replace(view, status="won", winner=table.deal.winner, to_act=-1, decision=None, legal=(),
-                   opponent_hand=other)
+def _shown_state(table: Table) -> GameState:
+    """The current deal as seats and spectators are shown it: a copy ended by its
+    resignation (:meth:`~gameweave.engine.GameState.concede`, R20: won by the other seat,
+    the hands revealed, R21) or closed undecided with its match
+    (:meth:`~gameweave.engine.GameState.close`: nobody to act, nothing revealed); the
+    deal itself, and so its record, stay as played."""
+    st = table.state
+    if st.is_over or not (table.deal.over or table.match_over):
+        return st
+    st = st.clone()
+    if table.deal.resigned is not None:
+        st.concede(table.deal.resigned)
+    else:
+        st.close()
+    return st
+
+
+def _view(table: Table, seat: int) -> SeatView:
+    """The seat's :class:`~gameweave.engine.SeatView` of :func:`_shown_state`."""
+    return seat_view(_shown_state(table), seat, history=table.deal.history())
 
 
 def state_frame(table: Table, seat: int, opponent_connected: bool = False, **info: Any) -> dict[str, Any]:
@@ -157,7 +163,7 @@ def state_frame(table: Table, seat: int, opponent_connected: bool = False, **inf
         "seat": seat + 1,
         "match": match_info(table, seat, opponent_connected, **info),
         "deal": deal_info(table),
-        "view": view.to_dict(),
+        "view": view.to_dict(table.deal.history_dicts()),
         "choices": [c.to_dict() for c in seat_choices(view)],
         "progress": progress(view),
     }
@@ -167,14 +173,8 @@ def spectator_frame(table: Table, **info: Any) -> dict[str, Any]:
     """The ``state`` frame for a spectator (``"seat": null``): the third-party view
     (:func:`~gameweave.engine.view.spectator_view`, R21: no hand of either seat and
     no legal action until the deal ends, then both hands), no choices."""
-    sv = spectator_view(table.state)
-    view = sv.to_dict()
-    if table.deal.over and not table.state.is_over:  # resigned: the deal is over, reveal both hands
-        hands = (seat_view(table.state, 0).hand, seat_view(table.state, 1).hand)
-        view = replace(sv, status="won", winner=table.deal.winner, to_act=-1, decision=None,
-                       hands=hands).to_dict()
-    elif table.match_over and not table.deal.over:
-        view = replace(sv, to_act=-1, decision=None).to_dict()
+    sv = spectator_view(_shown_state(table), history=table.deal.history())
+    view = sv.to_dict(table.deal.history_dicts())
     return {
         "type": "state",
         "version": table.version,

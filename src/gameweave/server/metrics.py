@@ -11,6 +11,9 @@ from collections.abc import Callable
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client import CONTENT_TYPE_LATEST
 
+RELOAD_REASONS = ("gap", "client_ahead", "attach", "token", "conflict", "resync", "dropped")
+"""Why a live match was loaded again from the database (see :meth:`Metrics.reload`)."""
+
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Histogram buckets (seconds) of the action round trip inside the server."""
 
@@ -25,6 +28,8 @@ class Metrics:
         bot_think: seconds a bot took to choose an action (in the thread pool).
         bot_moves: bot actions committed by this node.
         remote_events: events received from other nodes over Redis, by kind.
+        match_reloads: loads of a live match from the database after its first load,
+            by ``reason`` (:meth:`reload`).
     """
 
     def __init__(self, node: str, live_matches: Callable[[], float], sockets: Callable[[], float]):
@@ -48,6 +53,10 @@ class Metrics:
         ).labels(node)
         self.bot_moves = Counter("gameweave_bot_moves", "Bot actions committed by this node", labels, registry=r).labels(node)
         self._remote = Counter("gameweave_remote_events", "Events received from other nodes", ["node", "kind"], registry=r)
+        self._reloads = Counter("gameweave_match_reloads", "Loads of a live match from the database after its first load",
+                                ["node", "reason"], registry=r)
+        for reason in RELOAD_REASONS:  # every reason shows, at 0 until it happens
+            self._reloads.labels(node, reason)
 
     def refusal(self, code: str) -> None:
         """Count one refusal with error ``code``."""
@@ -57,9 +66,17 @@ class Metrics:
         """Count one event of ``kind`` received from another node."""
         self._remote.labels(self.node, kind).inc()
 
+    def reload(self, reason: str) -> None:
+        """Count one reload of a live match from the database (a first load is not one).
+        ``reason``: ``gap`` (a missed event or a step that did not fit), ``client_ahead``
+        (a client saw a newer version on another node), ``attach``/``token`` (a socket or
+        a token needed a newer copy), ``conflict`` (another writer stored a step first),
+        ``resync`` (after Redis came back), ``dropped`` (after a database error)."""
+        self._reloads.labels(self.node, reason).inc()
+
     def render(self) -> tuple[bytes, str]:
         """The text exposition format and its content type."""
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
 
-__all__ = ["Metrics"]
+__all__ = ["Metrics", "RELOAD_REASONS"]

@@ -20,7 +20,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from ..tables import Table, TableError
 from .errors import CLOSE_CODES
-from .connection import SEND_TIMEOUT, Connection
+from .connection import SEND_TIMEOUT, Connection, dump_frame
 from .hub import Hub
 from .middleware import TokenBucket
 from .settings import MAX_FRAME, Settings
@@ -47,7 +47,7 @@ FIELDS = {
 
 async def _send_now(ws: WebSocket, frame: dict[str, Any]) -> None:
     try:
-        await ws.send_text(json.dumps(frame, separators=(",", ":")))
+        await ws.send_text(dump_frame(frame))
     except Exception:
         pass
 

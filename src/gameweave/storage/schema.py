@@ -1,14 +1,15 @@
 """The database schema (SQLAlchemy Core tables); Alembic migrations create it.
 
 The action log is the record: ``actions`` holds every accepted action of every deal, in
-order; a deal's state is rebuilt by replaying them on its deck order (R8).  Seat tokens
+order, as the engine's action int (``gameweave.engine.actions``; one int means one action
+in every profile); a deal's state is rebuilt by replaying them on its deck order (R8).  Seat tokens
 are stored only as SHA-256 hashes.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
-    Boolean, Column, DateTime, ForeignKeyConstraint, Integer, MetaData, String, Table, Text,
+    BigInteger, Boolean, Column, DateTime, ForeignKeyConstraint, Integer, MetaData, String, Table, Text,
 )
 
 metadata = MetaData()
@@ -74,11 +75,13 @@ actions = Table(
     Column("deal_number", Integer, primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
-    Column("action", String(200), nullable=False),
+    Column("action", BigInteger, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     ForeignKeyConstraint(
         ["match_id", "deal_number"], ["deals.match_id", "deals.number"], ondelete="CASCADE"
     ),
 )
-"""The action log (§VII texts), one row per accepted action; (match, deal, seq) is unique,
-so two writers can never both append step ``seq``."""
+"""The action log, one row per accepted action: ``action`` is the engine's action int (a
+meld's is up to 43 bits, hence BIGINT; migration 0005 turned the §VII texts of older
+rows into ints under each match's profile).  (match, deal, seq) is unique, so two
+writers can never both append step ``seq``."""

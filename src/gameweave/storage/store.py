@@ -1,14 +1,17 @@
 """Persistence of tables: SQLite by default, PostgreSQL by URL (SQLAlchemy 2, Alembic).
 
 The action log is the record: a table is rebuilt by dealing each stored deck order
-(R8) with its opener (R9) and replaying the stored actions (§VII), so a restarted server
-continues every match exactly where it was.  Every write is one transaction; the
-server commits an accepted action before it announces it.
+(R8) with its opener (R9) and replaying the stored action ints (no text is parsed: an
+int means the same action in every profile), so a restarted server continues every
+match exactly where it was.  Every write is one transaction; the server commits an
+accepted action before it announces it.  Nothing here is async: the server calls every
+method through its database threads (``gameweave.server.database``).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
@@ -18,7 +21,7 @@ from sqlalchemy import bindparam, create_engine, event, insert, select, text, up
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from ..engine import GameweaveError, Match, validate_deck
+from ..engine import Match, validate_deck
 from ..tables import DealInfo, Table, deck_text
 from .schema import actions, deals, matches
 
@@ -141,7 +144,7 @@ class ActionRow:
     deal_number: int
     seq: int
     seat: int
-    text: str
+    action: int
     prev_version: int
     version: int
     status: str
@@ -149,12 +152,35 @@ class ActionRow:
     bank_ms: tuple[int, int] = (0, 0)
 
 
-def action_row(table: Table, seat: int, text: str, seq: int, prev_version: int) -> ActionRow:
-    """The :class:`ActionRow` of an action just applied to ``table`` (step ``seq``),
-    with the seats' time banks left."""
+def action_row(table: Table, seat: int, action: int, seq: int, prev_version: int) -> ActionRow:
+    """The :class:`ActionRow` of action int ``action`` just applied to ``table`` (step
+    ``seq``), with the seats' time banks left."""
     st = table.deal.state
-    return ActionRow(table.match_id, table.deal.number, seq, seat, text, prev_version, table.version,
+    return ActionRow(table.match_id, table.deal.number, seq, seat, action, prev_version, table.version,
                      st.status, st.winner if st.winner >= 0 else None, (_ms(table.bank[0]), _ms(table.bank[1])))
+
+
+@dataclass(frozen=True)
+class MatchHead:
+    """What changes in a match row without a new action or deal, and its version: enough
+    for a node to see whether its copy is current (several nodes)."""
+
+    version: int
+    ready: int
+    token2_sha256: str | None
+    name2: str | None
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One stored deal, as :meth:`Store.deal` reads it (the deck order is secret until
+    the deal ends: it never leaves the server)."""
+
+    number: int
+    deck: tuple[int, ...]
+    salt: str
+    commitment: str
+    test: bool
 
 
 class Store:
@@ -269,14 +295,16 @@ class Store:
                 out.append(mid)
         return out
 
-    def add_action(self, table: Table, seat: int, text: str, seq: int, prev_version: int) -> None:
+    def add_action(self, table: Table, seat: int, action: int | str, seq: int, prev_version: int) -> None:
         """Commit one accepted action (already applied to ``table``): append it to the
         deal's log as step ``seq`` (1-based), store the new version and the deal's result.
+        ``action`` is the action int (§VII text is read under the deal's profile, §V).
 
         Raises :class:`StorageError` if another writer got there first (the version or
         the step is taken).
         """
-        err = self.commit_actions([action_row(table, seat, text, seq, prev_version)])[0]
+        a = table.state.parse(action) if isinstance(action, str) else action
+        err = self.commit_actions([action_row(table, seat, a, seq, prev_version)])[0]
         if err is not None:
             raise err
 
@@ -309,7 +337,7 @@ class Store:
             return StorageError(f"match {r.match_id}: version {r.prev_version} is no longer current")
         conn.execute(_INSERT_ACTION, {
             "match_id": r.match_id, "deal_number": r.deal_number, "seq": r.seq, "seat": r.seat,
-            "action": r.text, "created_at": _now(),
+            "action": r.action, "created_at": _now(),
         })
         if r.status != "playing":
             conn.execute(_END_DEAL, {"b_id": r.match_id, "b_number": r.deal_number, "b_status": r.status,
@@ -345,9 +373,9 @@ class Store:
                 .where(actions.c.match_id == match_id)
                 .order_by(actions.c.deal_number, actions.c.seq)
             ).all()
-        by_deal: dict[int, list[str]] = {}
-        for number, _seq, action_text in act_rows:
-            by_deal.setdefault(number, []).append(action_text)
+        by_deal: dict[int, list[int]] = {}
+        for number, _seq, action in act_rows:
+            by_deal.setdefault(number, []).append(action)
         match = Match(rules=m["rules"], format=m["format"], target=m["target"], first_opener=m["first_opener"],
                       stake=m["stake"], tablas_stake=m["tablas_stake"])
         table = Table(
@@ -367,13 +395,12 @@ class Store:
             state = match.new_deal(validate_deck(row["deck"]))
             if state.opener != row["opener"]:
                 raise StorageError(f"match {match_id} deal {row['number']}: stored opener disagrees with R9")
-            for step, action_text in enumerate(by_deal.get(row["number"], []), 1):
-                try:
-                    a = state.parse(action_text)  # under the match's profile (§V)
-                except GameweaveError as exc:
-                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {action_text!r} is unreadable: {exc}") from None
+            for step, a in enumerate(by_deal.get(row["number"], []), 1):
+                where = f"match {match_id} deal {row['number']} step {step}: stored log does not replay"
+                if type(a) is not int:
+                    raise StorageError(f"{where}: {str(a)[:40]!r} is not an action int")
                 if a not in state.legal_actions():
-                    raise StorageError(f"match {match_id} deal {row['number']} step {step}: stored log does not replay: {action_text!r} is not legal")
+                    raise StorageError(f"{where}: action {a} is not legal")
                 state.apply(a)
             info = DealInfo(row["number"], state.deck, row["salt"], row["commitment"], state,
                             bool(row["test"]), row["resigned"])
@@ -384,6 +411,30 @@ class Store:
                 match.count_result(1 - info.resigned)
         table.ready = [bool(m["ready"] & 1), bool(m["ready"] & 2)]
         return table
+
+    def heads(self, match_ids: Iterable[str]) -> dict[str, MatchHead]:
+        """The :class:`MatchHead` of each existing match among ``match_ids`` (one query;
+        a node checks its copies with it after Redis came back)."""
+        ids = list(match_ids)
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(matches.c.id, matches.c.version, matches.c.ready, matches.c.token2_sha256, matches.c.name2)
+                .where(matches.c.id.in_(ids))
+            ).all()
+        return {r[0]: MatchHead(r[1], r[2], r[3], r[4]) for r in rows}
+
+    def deal(self, match_id: str, number: int) -> DealRow | None:
+        """Deal ``number`` (1-based) of a match as stored, or None: how a node learns a
+        deal another node dealt (the deck order never travels over Redis)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(deals).where(deals.c.match_id == match_id, deals.c.number == number)
+                               ).mappings().first()
+        if row is None:
+            return None
+        return DealRow(row["number"], tuple(validate_deck(row["deck"])), row["salt"], row["commitment"],
+                       bool(row["test"]))
 
     def match_ids(self) -> list[str]:
         """Every match id, oldest first."""
@@ -408,5 +459,6 @@ class Store:
             return len(conn.execute(select(actions.c.seq).where(actions.c.match_id == match_id)).all())
 
 
-__all__ = ["ActionRow", "MIGRATIONS", "Store", "action_row", "StorageError", "default_data_dir", "migrate", "resolve_url", "sqlite_url"]
+__all__ = ["ActionRow", "DealRow", "MIGRATIONS", "MatchHead", "Store", "action_row", "StorageError", "default_data_dir",
+           "migrate", "resolve_url", "sqlite_url"]
 

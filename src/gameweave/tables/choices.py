@@ -25,7 +25,7 @@ from typing import Protocol, TypedDict
 
 from ..engine import (
     CARD_NAMES, FORCE_ANY, SeatView, find_profile, flow_for, force_of, format_action, is_forcing,
-    kind_of, mask_names, meld_cards, table_of, thrown_card,
+    kind_of, lowest_bit, mask_names, meld_cards, table_of, thrown_card,
 )
 from ..engine.actions import FORCE_KIND, MELD, REFUSE_KIND, TABLE, THROW_KIND, TURN_KIND
 from ..engine.state import WIN_COUNT
@@ -33,12 +33,6 @@ from ..engine.state import WIN_COUNT
 KINDS = {MELD: "meld", TURN_KIND: "turn", REFUSE_KIND: "refuse", THROW_KIND: "throw", FORCE_KIND: "force",
          TABLE: "table"}
 """The ``kind`` of a choice by action kind: a whole R18 table is ``"table"``."""
-
-
-def _low(mask: int) -> int:
-    # NOTE: the engine's own copy (state.py, flow.py) gets one public helper in
-    # engine/cards.py (house issue, the "engine" helper); use it here once it lands.
-    return mask & -mask
 
 
 class ChoiceWire(TypedDict):
@@ -140,7 +134,7 @@ def table_after(view: SeatView, action: int) -> tuple[int, ...]:
         mine[mine.index(rest)] = mask
     else:
         mine.append(mask)
-    return tuple(sorted(mine, key=_low))
+    return tuple(sorted(mine, key=lowest_bit))
 
 
 def _gives_eleven(view: SeatView, action: int, card: int) -> bool:

@@ -3,9 +3,10 @@ public commitment to them (R8), the engine state, and a resignation (R20)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from ..engine import GameState
+from ..engine import GameState, PublicEvent, apply_public
 
 
 @dataclass
@@ -16,6 +17,10 @@ class DealInfo:
     the deal ends), ``salt`` (hex, secret until the end), ``commitment`` (public),
     ``state`` (the engine state, replayed from the actions), ``test`` (dealt from a
     test deck, ``serve --test-decks``: chosen, not shuffled).
+
+    The deal's public history (R21) is kept step by step (:meth:`history`,
+    :meth:`history_dicts`): a table that sends every seat and spectator its view after
+    every action would otherwise replay the whole deal for each of them each time.
     """
 
     number: int
@@ -25,6 +30,40 @@ class DealInfo:
     state: GameState
     test: bool = False
     resigned: int | None = None
+    _kept_for: GameState | None = field(default=None, init=False, repr=False, compare=False)
+    _shadow: GameState | None = field(default=None, init=False, repr=False, compare=False)
+    _events: list[PublicEvent] = field(default_factory=list, init=False, repr=False, compare=False)
+    _dicts: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False, compare=False)
+    _history: tuple[PublicEvent, ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def history(self) -> tuple[PublicEvent, ...]:
+        """The deal's public history, as :func:`~gameweave.engine.public_history` gives it:
+        each action not seen yet is applied to a copy of the deal kept from its start
+        (:func:`~gameweave.engine.apply_public`), so each step costs one event."""
+        self._catch_up()
+        return self._history
+
+    def history_dicts(self) -> list[dict[str, Any]]:
+        """The events of :meth:`history` in their wire form (:meth:`PublicEvent.to_dict`),
+        kept with them; the list is shared: read it, never change it."""
+        self._catch_up()
+        return self._dicts
+
+    def _catch_up(self) -> None:
+        st = self.state
+        actions = st.history
+        if self._kept_for is not st or len(self._events) > len(actions):  # a new state object
+            self._kept_for, self._shadow = st, st.at_start()
+            self._events, self._dicts, self._history = [], [], ()
+        if len(self._events) == len(actions):
+            return
+        shadow = self._shadow
+        assert shadow is not None
+        for a in actions[len(self._events):]:
+            ev = apply_public(shadow, a)
+            self._events.append(ev)
+            self._dicts.append(ev.to_dict())
+        self._history = tuple(self._events)
 
     @property
     def over(self) -> bool:

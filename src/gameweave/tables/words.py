@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..engine import RANK_MASKS, RANKS, TABLE, TABLE_SEPARATOR, PublicEvent, SeatView, format_cards, kind_of
 from ..engine.actions import KIND_NAMES
-from ..engine.cards import SUIT_SYMBOLS, cards_of, lowest_card, rank_of, suit_of
+from ..engine.cards import SUIT_SYMBOLS, cards_of, lowest_bit, rank_of, suit_of
 from ..engine.state import WIN_COUNT
 from ..i18n import DEFAULT_LANGUAGE, translate
 from .choices import Choice
@@ -101,7 +101,7 @@ def decision_words(decision: str | None, lang: str = DEFAULT_LANGUAGE) -> str:
 def is_set(meld: int) -> bool:
     """True if the meld (a card mask) is a set, cards of one rank (R5); False for a
     sequence (R6).  The one place in Python that tells them apart."""
-    return meld & ~RANK_MASKS[rank_of(lowest_card(meld))] == 0
+    return meld & ~RANK_MASKS[rank_of(lowest_bit(meld).bit_length() - 1)] == 0
 
 
 # ---------------------------------------------------------------------------- choices

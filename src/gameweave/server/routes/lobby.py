@@ -10,7 +10,7 @@ from ... import i18n
 from ..deps import HubDep
 from ..errors import ApiError
 from ..frames import invite_url, summary
-from ..hub import invite_problem
+from ..seats import invite_problem
 from ...tables import all_profile_offers, help_for_wire
 from ..schemas import (
     BotList, Catalog, CreateMatch, HelpOut, error_responses, InviteStatus, JoinMatch, JoinWithName, MyMatches,
