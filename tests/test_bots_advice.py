@@ -80,7 +80,7 @@ def test_r12_proof_only_reads_the_opponents_melds():
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r12_r21_informed_sampler_never_deals_an_impossible_card_in_play(rules):
     """Over random deals, every world the informed sampler deals is consistent with the
-    view (GameState.from_view replays it to the same view) and never gives the opponent
+    view (state_from_view replays it to the same view) and never gives the opponent
     a card it provably lacks; and the proof is true of the real deal."""
     rng = random.Random(3)
     proofs = 0
@@ -158,7 +158,7 @@ def test_fitted_clue_weights():
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r21_same_view_same_estimates_and_hints(rules):
-    """Two states with the same view (the second built by GameState.from_view with a
+    """Two states with the same view (the second built by state_from_view with a
     different opponent hand and stock) give the same estimates, hints and analysis for a
     seed."""
     rng = random.Random(8)

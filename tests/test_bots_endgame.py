@@ -22,7 +22,7 @@ from worlds import other_world_state
 def test_r21_endgame_search_plays_legally_and_alike_from_the_same_view(rules):
     """With the endgame on for every decision (``endgame=20``) and a tiny budget, both
     variants answer legally over whole deals, and two states with the same view (the second
-    built by GameState.from_view from another sample) get the same choice."""
+    built by state_from_view from another sample) get the same choice."""
     rng = random.Random(21)
     checked = 0
     for d in range(3):

@@ -31,7 +31,7 @@ def test_tree_search_plays_legal_actions_to_the_end(rules, opts):
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r21_tree_search_same_view_same_choice(rules):
     """Two states with the same view for the seat (the second built by
-    GameState.from_view with another opponent hand and stock) get the same choice."""
+    state_from_view with another opponent hand and stock) get the same choice."""
     rng = random.Random(5)
     checked = 0
     for d in range(6):

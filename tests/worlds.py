@@ -3,7 +3,7 @@
 Two ways, for two questions: :func:`swapped_state` deals another deck (one of the
 opponent's cards swapped with a stock card) and replays the same actions through the
 engine, so the view it gives is the engine's own (does the view ignore hidden cards?);
-:func:`other_world_state` builds the state from the view (``GameState.from_view``, as the
+:func:`other_world_state` builds the state from the view (``state_from_view``, as the
 bots' samplers do) with another informed sample (do the bots answer from the view only?)."""
 
 from __future__ import annotations
