@@ -1,10 +1,11 @@
 """Test helpers (R21): a second state with the same view for a seat but other hidden cards.
 
-Two ways, for two questions: :func:`swapped_state` deals another deck (one of the
-opponent's cards swapped with a stock card) and replays the same actions through the
-engine, so the view it gives is the engine's own (does the view ignore hidden cards?);
-:func:`other_world_state` builds the state from the view (``state_from_view``, as the
-bots' samplers do) with another informed sample (do the bots answer from the view only?)."""
+Two ways, for two questions.  Another deck, replayed through the engine, so the view it
+gives is the engine's own (does the view ignore hidden cards?): :func:`swapped_state`
+swaps one of the opponent's cards with a stock card (the first swap that replays), and
+:func:`hidden_variant` swaps some at random and shuffles the stock (the property tests').
+From the view: :func:`other_world_state` builds the state with ``state_from_view``, as the
+bots' samplers do, from another informed sample (do the bots answer from the view only?)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,25 @@ def swapped_state(st: GameState, seat: int) -> GameState | None:
                 continue
             return other
     return None
+
+
+def hidden_variant(state: GameState, history: list, viewer: int, rng: random.Random) -> GameState | None:
+    """The same deal with some of the opponent's hand cards swapped with unturned stock
+    cards and the unturned stock shuffled, replayed; None if the replay breaks."""
+    opp = 1 - viewer
+    deck = list(state.deck)
+    unturned = list(range(state.stock_pos, 40))
+    hand_pos = [i for i in range(20) if state.hands[opp] >> deck[i] & 1]
+    for i in rng.sample(hand_pos, rng.randint(0, len(hand_pos)) if unturned else 0):
+        j = rng.choice(unturned)
+        deck[i], deck[j] = deck[j], deck[i]
+    rest = deck[state.stock_pos:]
+    rng.shuffle(rest)
+    deck[state.stock_pos:] = rest
+    other = GameState.new(deck, opener=state.opener, rules=state.rules)
+    try:
+        for a in history:
+            other.play(a)
+    except IllegalActionError:
+        return None  # the opponent's own choices depended on their hand (e.g. R12 first two)
+    return None if other.is_over else other
