@@ -17,8 +17,8 @@ the deal where it is.
 before it), for checks of what a move changed.
 
 Drivers are callables ``driver(decision) -> action``; :func:`at_random`, :func:`greedy`,
-:func:`mixed`, :func:`conformance_player`, :func:`by_seat` make the common ones (``"random"`` and ``"greedy"`` name the
-first two with their defaults).  The order of work is that of the hand-written loops this
+:func:`mixed`, :func:`conformance_player` and :func:`by_seat` make the common ones
+(``"random"`` and ``"greedy"`` name the first two with their defaults).  The order of work is that of the hand-written loops this
 replaces: the view, then the body, then the driver (so a generator shared by the body and
 the driver is drawn from in the same order).
 """
