@@ -1,8 +1,14 @@
 """Shared fixtures (generic; the browser tests keep theirs in tests/browser/conftest.py).
 
 Long runs: tests marked ``long`` (conformance over thousands of deals, arenas, the
-Redis outage runs) are left out of a plain ``pytest``, for every local edit; ``pytest
---long`` runs them too — the README's whole-suite command and ``.ci/run`` do.
+Redis outage runs: every test outside tests/browser that takes over 10 s alone) are left
+out of a plain ``pytest``, for every local edit; ``pytest --long`` runs them too — the
+README's whole-suite command and ``.ci/run`` do.
+
+Deals: ``tests/deals.py`` is the one deal driver (deal, walk every decision, play);
+``rules_helpers.py`` the rules tests' card and checked-play helpers; ``worlds.py`` the
+states with the same view and other hidden cards (R21); ``rules_reference.py`` the move
+generator written from the rules.
 
 Language: every test starts in an English locale (``LANG=C.UTF-8``, no ``LANGUAGE`` or
 ``LC_*``), so output the tests pin does not follow the machine's locale; a test that

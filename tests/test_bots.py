@@ -17,86 +17,50 @@ from gameweave.bots.determinize import clues, sample_world, world_state
 from gameweave.bots.greedy import best_melds, choose_greedy, danger, view_flow
 from gameweave.bots.search import candidates, rollout_action
 from gameweave.engine import (
-    PROFILE_NAMES, GameState, IllegalActionError, find_profile, flow_for, seat_view, shuffled_deck,
+    PROFILE_NAMES, GameState, find_profile, flow_for, seat_view, shuffled_deck,
 )
 from gameweave.engine.actions import FORCE, is_forcing, is_meld, meld_cards
-from gameweave.engine.cards import mask_of, parse_cards
+from gameweave.engine.cards import parse_card
+from deals import at_random, by_seat, deals, greedy, mixed, play, play_out
+from rules_helpers import m as M
+from worlds import swapped_state
 
 TINY = {"search": {"iterations": 1, "width": 3}, "search-v1": {"iterations": 1, "width": 3}}
 DEALS = {"random": 200, "greedy": 200, "search": 60, "search-v1": 30}
 LONG = os.environ.get("GAMEWEAVE_BOT_DEALS")
 
 
-def M(text: str) -> int:
-    """40-bit mask of cards written as text."""
-    return mask_of(parse_cards(text))
-
-
-def C(text: str) -> int:
-    """One card int from text."""
-    return parse_cards(text)[0]
-
-
-def _play_deals(bot_name: str, deals: int, seed0: int, rules: str, options: dict | None = None) -> dict:
-    """Play ``deals`` deals of profile ``rules`` with the bot in both seats; assert every
+def _play_deals(bot_name: str, n: int, seed0: int, rules: str, options: dict | None = None) -> dict:
+    """Play ``n`` deals of profile ``rules`` with the bot in both seats; assert every
     answer is legal and that no force ever hands the opponent eleven for certain (R15,
     R16).  Returns counts of decisions by name, and of forces and force-backs."""
     options = options or {}
     bots = [make_bot(bot_name, seed=seed0 + s, **options) for s in (0, 1)]
     seen: dict[str, int] = {"decisions": 0, "forcing": 0, "force_back": 0}
-    for d in range(deals):
-        st = GameState.new(seed=seed0 * 100_000 + d, opener=d & 1, rules=rules)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            a = bots[seat].choose(view)
-            assert a in view.legal, (bot_name, rules, d, a)
-            if len(view.legal) > 1:
-                seen[view.decision] = seen.get(view.decision, 0) + 1
-            if is_forcing(a):
-                seen["forcing"] += 1
-                seen["force_back"] += a == FORCE
-                if bot_name in ("greedy", "search", "search-v1"):
-                    assert st.table_counts[1 - seat] + 1 < 11, "forced the opponent to eleven (R16)"
-            st.play(a, seat=seat)
-            seen["decisions"] += 1
+    for d in deals(rules, n, by_seat(bots), seed=seed0 * 100_000, opener="alternate", checked=True):
+        view, a = d.view, d.action
+        assert a in view.legal, (bot_name, rules, d.index, a)
+        if len(view.legal) > 1:
+            seen[view.decision] = seen.get(view.decision, 0) + 1
+        if is_forcing(a):
+            seen["forcing"] += 1
+            seen["force_back"] += a == FORCE
+            if bot_name in ("greedy", "search", "search-v1"):
+                assert d.state.table_counts[d.opponent] + 1 < 11, "forced the opponent to eleven (R16)"
+        seen["decisions"] += 1
     return seen
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 @pytest.mark.parametrize("name", ["random", "greedy", "search", "search-v1"])
 def test_r21_bot_only_returns_legal_actions_in_every_profile(name, rules):
-    deals = int(LONG) if LONG else DEALS[name]
-    seen = _play_deals(name, deals, seed0=11, rules=rules, options=TINY.get(name))
-    assert seen["decisions"] > deals * 20
+    n = int(LONG) if LONG else DEALS[name]
+    seen = _play_deals(name, n, seed0=11, rules=rules, options=TINY.get(name))
+    assert seen["decisions"] > n * 20
     if find_profile(rules).rearranging:
         assert seen.get("meld", 0) > 0 or name.startswith("search")  # R18e: forced cards are melded by the bots
     if find_profile(rules).force_back and name == "random":
         assert seen["force_back"] > 0  # R19 is exercised
-
-
-def _swapped_state(st: GameState, seat: int) -> GameState | None:
-    """A state with the same public history as ``st`` but a different hidden deal: one of
-    the opponent's held cards swapped with an unturned stock card in the deck (R8), then
-    the same actions replayed.  None when there is nothing to swap."""
-    opp = 1 - seat
-    deck = list(st.deck)
-    held = [i for i in range(20) if st.hands[opp] >> deck[i] & 1]
-    stock = list(range(st.stock_pos, 40))
-    if not held or not stock:
-        return None
-    for i in held:
-        for j in stock:
-            swapped = deck[:]
-            swapped[i], swapped[j] = swapped[j], swapped[i]
-            other = GameState.new(swapped, opener=st.opener, rules=st.rules)
-            try:
-                for a in st.history:  # a swap that changes a past choice (R12, R18) is skipped
-                    other.play(a)
-            except IllegalActionError:
-                continue
-            return other
-    return None
 
 
 @pytest.mark.long
@@ -115,37 +79,25 @@ def test_r21_same_view_same_action_whatever_the_hidden_cards(name, rules):
     opts = {"search": {"iterations": 24}, "search-v1": {"iterations": 24}}.get(name, {})
     checked = 0
     rng = random.Random(5)
-    for d in range(8):
-        st = GameState.new(seed=900 + d, opener=d & 1, rules=rules)
-        driver = make_bot("greedy", seed=d)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            if len(view.legal) > 1 and rng.random() < 0.3:
-                other = _swapped_state(st, seat)
-                if other is not None:
-                    assert other.hands[1 - seat] != st.hands[1 - seat]
-                    v2 = seat_view(other, seat)
-                    assert v2 == view  # R21: the hidden cards differ, the view does not
-                    a1 = make_bot(name, seed=42, **opts).choose(view)
-                    a2 = make_bot(name, seed=42, **opts).choose(v2)
-                    assert a1 == a2
-                    checked += 1
-            st.apply(driver.choose(view) if rng.random() < 0.8 else rng.choice(view.legal))
+    for d in deals(rules, 8, mixed(0.8, rng), seed=900, opener="alternate"):
+        st, seat, view = d.state, d.seat, d.view
+        if len(view.legal) > 1 and rng.random() < 0.3:
+            other = swapped_state(st, seat)
+            if other is not None:
+                assert other.hands[1 - seat] != st.hands[1 - seat]
+                v2 = seat_view(other, seat)
+                assert v2 == view  # R21: the hidden cards differ, the view does not
+                a1 = make_bot(name, seed=42, **opts).choose(view)
+                a2 = make_bot(name, seed=42, **opts).choose(v2)
+                assert a1 == a2
+                checked += 1
     assert checked >= 12
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 @pytest.mark.parametrize("name", ["random", "greedy", "search"])
 def test_decision_is_a_pure_function_of_seed_and_view(name, rules):
-    st = GameState.new(seed=3, rules=rules)
-    g = make_bot("greedy", seed=0)
-    views = []
-    while not st.is_over:
-        v = seat_view(st, st.to_act)
-        if len(v.legal) > 1:
-            views.append(v)
-        st.apply(g.choose(v))
+    views = [d.view for d in play(GameState.new(seed=3, rules=rules), greedy(seed=0)) if len(d.view.legal) > 1]
     bot = make_bot(name, seed=7, **({"iterations": 30} if name == "search" else {}))
     first = [bot.choose(v) for v in views]
     again = [bot.choose(v) for v in reversed(views)][::-1]  # order of calls does not matter
@@ -169,22 +121,20 @@ def test_make_bot_names_and_errors():
 
 @pytest.mark.parametrize("rules", ["gameweave", "classic"])
 def test_search_time_budget_is_respected(rules):
-    st = GameState.new(seed=8, rules=rules)
-    g = make_bot("greedy", seed=0)
     bot = make_bot("search", seed=1, seconds=0.05)
     worst = 0.0
     n = 0
-    while not st.is_over and n < 8:
-        v = seat_view(st, st.to_act)
+    for d in play(GameState.new(seed=8, rules=rules), greedy(seed=0)):
+        if n >= 8:
+            break
+        v = d.view
         if len(v.legal) > 1:
             t0 = time.perf_counter()
             a = bot.choose(v)
             worst = max(worst, time.perf_counter() - t0)
             assert a in v.legal
             n += 1
-            st.apply(a)
-        else:
-            st.apply(g.choose(v))
+            d.play(a)
     assert worst < 0.5
 
 
@@ -194,34 +144,30 @@ def test_r21_sampled_worlds_are_built_by_the_engine_and_match_the_view(rules):
     the true hidden cards it plays exactly like the real state."""
     rng = random.Random(2)
     steps = 0
-    for d in range(12):
-        st = GameState.new(seed=d, opener=d & 1, rules=rules)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            true = world_state(view, st.hands[1 - seat], list(st.deck[st.stock_pos:]))
-            assert true.legal_actions() == st.legal_actions()
-            assert true.hands == st.hands and true.melds == st.melds
-            assert true.table_counts == st.table_counts and true.forced == st.forced
-            h, s = sample_world(view, rng)
-            assert h.bit_count() == view.hand_counts[1 - seat] and len(s) == view.stock_count
-            assert h & ~view.unseen() == 0 and all(view.unseen() >> c & 1 for c in s)
-            w = world_state(view, h, s)
-            assert seat_view(w, seat) == view  # R21: the world is consistent with the view
-            assert seat_view(w, 1 - seat).hand == h
-            # the rollout policy is legal in the sampled world, in every profile
-            assert rollout_action(w, rng) in w.legal_actions()
-            st.apply(rng.choice(view.legal) if rng.random() < 0.5 else choose_greedy(view))
-            steps += 1
+    def half(d):  # uniform half the time, else the greedy choice
+        return rng.choice(d.legal) if rng.random() < 0.5 else choose_greedy(d.view)
+
+    for d in deals(rules, 12, half, opener="alternate"):
+        st, seat, view = d.state, d.seat, d.view
+        true = world_state(view, st.hands[1 - seat], list(st.deck[st.stock_pos:]))
+        assert true.legal_actions() == st.legal_actions()
+        assert true.hands == st.hands and true.melds == st.melds
+        assert true.table_counts == st.table_counts and true.forced == st.forced
+        h, s = sample_world(view, rng)
+        assert h.bit_count() == view.hand_counts[1 - seat] and len(s) == view.stock_count
+        assert h & ~view.unseen() == 0 and all(view.unseen() >> c & 1 for c in s)
+        w = world_state(view, h, s)
+        assert seat_view(w, seat) == view  # R21: the world is consistent with the view
+        assert seat_view(w, 1 - seat).hand == h
+        # the rollout policy is legal in the sampled world, in every profile
+        assert rollout_action(w, rng) in w.legal_actions()
+        steps += 1
     assert steps > 200
 
 
 def test_r21_clues_come_from_the_structured_public_history_only():
     for rules in PROFILE_NAMES:
-        st = GameState.new(shuffled_deck(4), rules=rules)
-        rng = random.Random(0)
-        while not st.is_over and len(st.history) < 30:
-            st.apply(rng.choice(st.legal_actions()))
+        st = play_out(GameState.new(shuffled_deck(4), rules=rules), at_random(random.Random(0)), limit=30)
         v = seat_view(st, 0)
         cs = clues(v)
         theirs = {e.card for e in v.history if e.seat == 1 and e.kind in ("refuse", "throw")}
@@ -236,18 +182,18 @@ def test_greedy_danger_honours_rearranging_and_the_cap():
     rearranged.  Qc onto an 8-card run: extends it uncapped; under cap 8 it still fits by
     splitting (R18c)."""
     table = (M("5c 5d 5h 5s"), M("6c 7c Jc"))
-    c4 = C("4c")
+    c4 = parse_card("4c")
     unseen = M("2h 3h 4h 6h 7h Jh Qh Kh 4d 4s")
     gw = flow_for(find_profile("gameweave"))
     cl = flow_for(find_profile("classic"))
     assert danger(c4, table, unseen, 5, cl) == 1.0
     assert danger(c4, table, unseen, 5, gw) < 1.0
     run8 = (M("Ac 2c 3c 4c 5c 6c 7c Jc"),)
-    qc = C("Qc")
+    qc = parse_card("Qc")
     assert danger(qc, run8, unseen, 5, gw) == 1.0
     assert danger(qc, run8, unseen, 5, cl) == 1.0
     # where melds are rearranged a partner on the opponent's table counts as held
-    kh = C("Kh")
+    kh = parse_card("Kh")
     assert danger(kh, (M("Kc Kd Ks"),), unseen, 5, cl) == 1.0
     assert danger(kh, (M("Kc Kd Ks"),), unseen, 5, gw) == 1.0
 
@@ -289,19 +235,15 @@ def test_r18_bots_answer_a_forced_meld_decision_and_force_back():
     found = {"meld": 0, "force": 0}
     bots = [make_bot(n, seed=3, **TINY.get(n, {})) for n in ("random", "greedy", "search")]
     for rules in ("classic", "anglo-american"):
-        for d in range(40):
-            st = GameState.new(seed=d, rules=rules)
-            rng = random.Random(d)
-            while not st.is_over:
-                v = seat_view(st, st.to_act)
-                if v.decision == "meld" or FORCE in v.legal:
-                    found["meld" if v.decision == "meld" else "force"] += 1
-                    for b in bots:
-                        a = b.choose(v)
-                        assert a in v.legal
-                        if v.decision == "meld":
-                            assert is_meld(a) and meld_cards(a) >> v.forced & 1
-                st.apply(rng.choice(v.legal))
+        for d in deals(rules, 40, at_random()):  # deal i: seed i, played from random.Random(i)
+            v = d.view
+            if v.decision == "meld" or FORCE in v.legal:
+                found["meld" if v.decision == "meld" else "force"] += 1
+                for b in bots:
+                    a = b.choose(v)
+                    assert a in v.legal
+                    if v.decision == "meld":
+                        assert is_meld(a) and meld_cards(a) >> v.forced & 1
     assert found["meld"] > 5 and found["force"] > 5
     assert view_flow(v).rearranging
 

@@ -22,30 +22,16 @@ from gameweave.engine import (
 )
 from gameweave.engine.actions import is_meld, meld_cards
 from gameweave.engine.cards import CARD_NAMES, mask_of, parse_cards
+from gameweave.engine.conformance import build_deck
+from deals import by_seat, deals, greedy, mixed, play, play_out
+from rules_helpers import m as M
 from worlds import other_world_state
-
-ALL = [r + s for r in "A234567JQK" for s in "cdhs"]
-
-
-def M(text: str) -> int:
-    return mask_of(parse_cards(text))
-
-
-def _deck(hand1: str, hand2: str, stock_top: str) -> str:
-    """A deck order (R8): hand1 to the opener (seat 1), hand2 to seat 2, then the stock
-    starting with ``stock_top`` and the remaining cards in pack order."""
-    h1, h2, top = hand1.split(), hand2.split(), stock_top.split()
-    used = set(h1 + h2 + top)
-    deal = []
-    for x, y in zip(h1, h2):
-        deal += [x, y]
-    return " ".join(deal + top + [c for c in ALL if c not in used])
 
 
 def _set_of_three_view(hand2: str, rules: str = "gameweave"):
     """Seat 1 turns 5h and refuses it; seat 2 melds a set of three 5h with two hand
     fives (R12) and throws its last card; returns seat 1's view."""
-    deck = _deck("Ac 2d 3c Jd Qc Kd Ah 2h 3s 7s", hand2, "5h")
+    deck = build_deck("Ac 2d 3c Jd Qc Kd Ah 2h 3s 7s", hand2, "5h")
     st = GameState.new(deck, rules=rules)
     st.play("turn")
     st.play("refuse")
@@ -94,24 +80,19 @@ def test_r12_proof_only_reads_the_opponents_melds():
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r12_r21_informed_sampler_never_deals_an_impossible_card_in_play(rules):
     """Over random deals, every world the informed sampler deals is consistent with the
-    view (GameState.from_view replays it to the same view) and never gives the opponent
+    view (state_from_view replays it to the same view) and never gives the opponent
     a card it provably lacks; and the proof is true of the real deal."""
     rng = random.Random(3)
     proofs = 0
-    for d in range(25):
-        st = GameState.new(seed=4000 + d, opener=d & 1, rules=rules)
-        g = make_bot("greedy", seed=d)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            imp = impossible_cards(view)
-            assert imp & st.hands[1 - seat] == 0  # the proof holds in the real deal
-            proofs += imp != 0
-            if imp or rng.random() < 0.1:
-                h, s = sample_informed(view, rng)
-                assert h & imp == 0
-                assert seat_view(world_state(view, h, s), seat) == view
-            st.apply(g.choose(view) if rng.random() < 0.85 else rng.choice(view.legal))
+    for d in deals(rules, 25, mixed(0.85, rng), seed=4000, opener="alternate"):
+        seat, view = d.seat, d.view
+        imp = impossible_cards(view)
+        assert imp & d.state.hands[1 - seat] == 0  # the proof holds in the real deal
+        proofs += imp != 0
+        if imp or rng.random() < 0.1:
+            h, s = sample_informed(view, rng)
+            assert h & imp == 0
+            assert seat_view(world_state(view, h, s), seat) == view
     if not find_profile(rules).rearranging:
         assert proofs > 0
 
@@ -144,21 +125,16 @@ def test_r12_biggest_meld_evidence_holds_against_the_greedy(rules):
     rng = random.Random(5)
     found = 0
     bot = SearchBot(seed=1, inference="fitted", iterations=1)
-    for d in range(25):
-        st = GameState.new(seed=5000 + d, opener=d & 1, rules=rules)
-        g = make_bot("greedy", seed=d)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            ex = biggest_meld_cards(view)
-            assert ex & st.hands[1 - seat] == 0
-            assert ex & ~view.unseen() == 0
-            found += ex != 0
-            if ex and rng.random() < 0.2:
-                h, s = bot._sample(view, rng)
-                assert h & (ex | impossible_cards(view)) == 0
-                assert seat_view(world_state(view, h, s), seat) == view
-            st.apply(g.choose(view))
+    for d in deals(rules, 25, "greedy", seed=5000, opener="alternate"):
+        seat, view = d.seat, d.view
+        ex = biggest_meld_cards(view)
+        assert ex & d.state.hands[1 - seat] == 0
+        assert ex & ~view.unseen() == 0
+        found += ex != 0
+        if ex and rng.random() < 0.2:
+            h, s = bot._sample(view, rng)
+            assert h & (ex | impossible_cards(view)) == 0
+            assert seat_view(world_state(view, h, s), seat) == view
     if find_profile(rules).rearranging:
         assert found == 0
     else:
@@ -182,42 +158,38 @@ def test_fitted_clue_weights():
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r21_same_view_same_estimates_and_hints(rules):
-    """Two states with the same view (the second built by GameState.from_view with a
+    """Two states with the same view (the second built by state_from_view with a
     different opponent hand and stock) give the same estimates, hints and analysis for a
     seed."""
     rng = random.Random(8)
     checked = 0
-    for d in range(6):
-        st = GameState.new(seed=700 + d, opener=d & 1, rules=rules)
-        g = make_bot("greedy", seed=d)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            if len(view.legal) > 1 and rng.random() < 0.25 and checked < 10:
-                other = other_world_state(st, seat, rng)
-                if other is not None:
-                    assert other.hands[1 - seat] != st.hands[1 - seat]
-                    v2 = seat_view(other, seat)
-                    assert v2 == view
-                    bot = SearchBot(seed=5, estimate_worlds=12)
-                    e1, e2 = bot.estimate(view), SearchBot(seed=5, estimate_worlds=12).estimate(v2)
-                    assert e1 == e2
-                    assert [e.action for e in e1] == list(view.legal)
-                    assert hint(view, bot) == hint(v2, SearchBot(seed=5, estimate_worlds=12))
-                    a1 = analyze_views([(1, view, view.legal[0])], bot)
-                    a2 = analyze_views([(1, v2, v2.legal[0])], bot)
-                    assert a1 == a2
-                    checked += 1
-            st.apply(g.choose(view))
+    for d in deals(rules, 6, "greedy", seed=700, opener="alternate"):
+        st, seat, view = d.state, d.seat, d.view
+        if len(view.legal) > 1 and rng.random() < 0.25 and checked < 10:
+            other = other_world_state(st, seat, rng)
+            if other is not None:
+                assert other.hands[1 - seat] != st.hands[1 - seat]
+                v2 = seat_view(other, seat)
+                assert v2 == view
+                bot = SearchBot(seed=5, estimate_worlds=12)
+                e1, e2 = bot.estimate(view), SearchBot(seed=5, estimate_worlds=12).estimate(v2)
+                assert e1 == e2
+                assert [e.action for e in e1] == list(view.legal)
+                assert hint(view, bot) == hint(v2, SearchBot(seed=5, estimate_worlds=12))
+                a1 = analyze_views([(1, view, view.legal[0])], bot)
+                a2 = analyze_views([(1, v2, v2.legal[0])], bot)
+                assert a1 == a2
+                checked += 1
     assert checked >= 4
 
 
 def test_estimates_are_probabilities_over_every_legal_action():
     st = GameState.new(seed=12)
-    g = make_bot("greedy", seed=0)
     seen = 0
-    while not st.is_over and seen < 6:
-        view = seat_view(st, st.to_act)
+    for d in play(st, greedy(seed=0)):
+        if seen >= 6:
+            break
+        view = d.view
         if len(view.legal) > 1:
             est = estimate_actions(view, seed=1, worlds=20)
             assert [e.action for e in est] == list(view.legal)
@@ -226,7 +198,6 @@ def test_estimates_are_probabilities_over_every_legal_action():
                 assert abs(e.win + e.tablas + e.loss - 1) < 1e-9
                 assert 0 <= e.score <= 1
             seen += 1
-        st.apply(g.choose(view))
     with pytest.raises(ValueError, match="not this seat's turn"):
         estimate_actions(seat_view(st, 1 - st.to_act), seed=1) if not st.is_over else estimate_actions(
             seat_view(st, 0), seed=1)
@@ -235,7 +206,7 @@ def test_estimates_are_probabilities_over_every_legal_action():
 def test_estimate_of_a_winning_meld_is_a_certain_win():
     """R16: a meld that reaches eleven wins at once: its estimate is win 1.0."""
     hand1 = "Ac Ad Ah As 2d 3d 4d 5d 7d Jd"
-    deck = _deck(hand1, "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c", "6d")
+    deck = build_deck(hand1, "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c", "6d")
     st = GameState.new(deck, rules="classic")
     st.play("turn")
     view = seat_view(st, 0)
@@ -255,21 +226,17 @@ def test_r15_force_policy_forces_and_peek_policy_is_legal():
     forced = 0
     for d in range(30):
         pol = make_policy(force=True, peek=True, decline=3 if d & 1 else 0)
-        st = GameState.new(seed=d, rules=PROFILE_NAMES[d % 3])
-        while not st.is_over:
-            a = pol(st, rng)
-            assert a in st.legal_actions()
+        for step in play(GameState.new(seed=d, rules=PROFILE_NAMES[d % 3])):
+            a = pol(step.state, rng)
+            assert a in step.state.legal_actions()
             forced += format_action(a).endswith(tuple("0123456789")) or "force" in format_action(a)
-            st.apply(a)
+            step.play(a)
     assert forced > 0
 
 
 def test_search_options_play_legally():
-    st = GameState.new(seed=5, rules="classic")
     bot = SearchBot(seed=1, iterations=20, stock_scaled=True, force=True, decline=6, width=0)
-    while not st.is_over:
-        v = seat_view(st, st.to_act)
-        st.play(bot.choose(v), seat=v.seat)
+    play_out(GameState.new(seed=5, rules="classic"), by_seat([bot, bot]), checked=True)
     with pytest.raises(ValueError):
         SearchBot(estimate_worlds=0)
 
@@ -279,16 +246,15 @@ def test_search_v1_is_kept_and_the_new_search_is_the_default():
     assert isinstance(make_bot("search-v1"), SearchV1Bot)
     assert make_bot("search-v1").name == "search-v1"
     # search-v1's algorithm is the new search with the new levers switched off
-    st = GameState.new(seed=21)
-    g = make_bot("greedy", seed=0)
     n = 0
-    while not st.is_over and n < 12:
-        v = seat_view(st, st.to_act)
+    for d in play(GameState.new(seed=21), greedy(seed=0)):
+        if n >= 12:
+            break
+        v = d.view
         if len(v.legal) > 1:
             assert SearchV1Bot(seed=3, iterations=40).choose(v) == SearchBot(
                 seed=3, iterations=40, informed=False).choose(v)
             n += 1
-        st.apply(g.choose(v))
 
 
 def test_levels_registry():
@@ -315,19 +281,12 @@ def test_r21_levels_play_legally_in_every_profile(rules):
     for d in range(4):
         st = GameState.new(seed=50 + d, opener=d & 1, rules=rules)
         pair = (bots[names[d % len(names)]], bots[names[(d + 1) % len(names)]])
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            a = pair[seat].choose(view)
-            assert a in view.legal
-            st.play(a, seat=seat)
+        for step in play(st, by_seat(pair), checked=True):
+            assert step.action in step.view.legal
 
 
 def test_analysis_of_a_recorded_deal_flags_drops_as_mistakes():
-    st = GameState.new(seed=31)
-    bots = [make_level("beginner", seed=1), make_bot("greedy", seed=2)]
-    while not st.is_over:
-        st.apply(bots[st.to_act].choose(seat_view(st, st.to_act)))
+    st = play_out(GameState.new(seed=31), by_seat([make_level("beginner", seed=1), make_bot("greedy", seed=2)]))
     rec = GameRecord.from_state(st)
     a = analyze_record(rec, seed=4, worlds=24)
     assert a.status == st.status and a.winner == st.winner
@@ -386,37 +345,32 @@ def test_r13_r21_opponent_model_pool_reads_the_view_only(rules):
 
     rng = random.Random(11)
     better = total = checked = 0
-    for d in range(8):
-        st = GameState.new(seed=900 + d, opener=d & 1, rules=rules)
-        g = make_bot("greedy", seed=d)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            throws = sum(1 for e in view.history if e.seat != seat and e.kind == "throw")
-            if len(view.legal) > 1 and throws >= 2 and rng.random() < 0.3:
-                opp = 1 - seat
-                true_hand = st.hands[opp]
-                rest = view.unseen() & ~true_hand
-                true_ll = throw_loglik(view, true_hand, [c for c in range(40) if rest >> c & 1])
-                others = [throw_loglik(view, *sample_informed(view, rng)) for _ in range(6)]
-                better += sum(true_ll >= x for x in others)
-                total += len(others)
-                pool = HandPool(view, random.Random(d), 8, 0.3, impossible_cards(view))
-                assert 1.0 <= pool.ess <= 8.0 + 1e-9
-                for _ in range(5):
-                    h, s = pool.sample(rng)
-                    assert h & impossible_cards(view) == 0
-                    assert seat_view(world_state(view, h, s), seat) == view
-                if checked < 3:
-                    other = other_world_state(st, seat, rng)
-                    if other is not None:
-                        b1 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
-                        b2 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
-                        v2 = seat_view(other, seat)
-                        assert b1.choose(view) == b2.choose(v2) and b1.choose(view) in view.legal
-                        assert b1.estimate(view) == b2.estimate(v2)
-                        checked += 1
-            st.apply(g.choose(view))
+    for d in deals(rules, 8, "greedy", seed=900, opener="alternate"):
+        st, seat, view = d.state, d.seat, d.view
+        throws = sum(1 for e in view.history if e.seat != seat and e.kind == "throw")
+        if len(view.legal) > 1 and throws >= 2 and rng.random() < 0.3:
+            opp = 1 - seat
+            true_hand = st.hands[opp]
+            rest = view.unseen() & ~true_hand
+            true_ll = throw_loglik(view, true_hand, [c for c in range(40) if rest >> c & 1])
+            others = [throw_loglik(view, *sample_informed(view, rng)) for _ in range(6)]
+            better += sum(true_ll >= x for x in others)
+            total += len(others)
+            pool = HandPool(view, random.Random(d.index), 8, 0.3, impossible_cards(view))
+            assert 1.0 <= pool.ess <= 8.0 + 1e-9
+            for _ in range(5):
+                h, s = pool.sample(rng)
+                assert h & impossible_cards(view) == 0
+                assert seat_view(world_state(view, h, s), seat) == view
+            if checked < 3:
+                other = other_world_state(st, seat, rng)
+                if other is not None:
+                    b1 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
+                    b2 = SearchBot(seed=3, model=0.3, pool=8, iterations=24, estimate_worlds=4)
+                    v2 = seat_view(other, seat)
+                    assert b1.choose(view) == b2.choose(v2) and b1.choose(view) in view.legal
+                    assert b1.estimate(view) == b2.estimate(v2)
+                    checked += 1
     assert total > 20 and better / total > 0.75
     assert checked >= 1
 
@@ -429,29 +383,24 @@ def test_r12_r13_r21_joint_meld_and_throw_plans(rules):
     legally and alike from two states with the same view (R21)."""
     rng = random.Random(13)
     paired = checked = 0
-    for d in range(10):
-        st = GameState.new(seed=1300 + d, opener=d & 1, rules=rules)
-        g = make_bot("greedy", seed=d)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            if len(view.legal) > 1 and any(is_meld(a) for a in view.legal):
-                bot = SearchBot(seed=2, joint=3, iterations=16)
-                greedy = choose_greedy(view)
-                plans, head = bot._joint_plans(view, candidates(view, 6), greedy, sample_informed(view, rng))
-                assert plans[head][0] == greedy
-                for p in plans:
-                    if len(p) == 2:
-                        paired += 1
-                        s2 = st.clone()
-                        s2.apply(p[0])
-                        assert p[1] in s2.legal_actions()
-                a = bot.choose(view)
-                assert a in view.legal
-                if checked < 4:
-                    other = other_world_state(st, seat, rng)
-                    if other is not None:
-                        assert SearchBot(seed=2, joint=3, iterations=16).choose(seat_view(other, seat)) == a
-                        checked += 1
-            st.apply(g.choose(view))
+    for d in deals(rules, 10, "greedy", seed=1300, opener="alternate"):
+        st, seat, view = d.state, d.seat, d.view
+        if len(view.legal) > 1 and any(is_meld(a) for a in view.legal):
+            bot = SearchBot(seed=2, joint=3, iterations=16)
+            best = choose_greedy(view)
+            plans, head = bot._joint_plans(view, candidates(view, 6), best, sample_informed(view, rng))
+            assert plans[head][0] == best
+            for p in plans:
+                if len(p) == 2:
+                    paired += 1
+                    s2 = st.clone()
+                    s2.apply(p[0])
+                    assert p[1] in s2.legal_actions()
+            a = bot.choose(view)
+            assert a in view.legal
+            if checked < 4:
+                other = other_world_state(st, seat, rng)
+                if other is not None:
+                    assert SearchBot(seed=2, joint=3, iterations=16).choose(seat_view(other, seat)) == a
+                    checked += 1
     assert paired > 0 and checked >= 2

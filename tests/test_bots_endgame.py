@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from gameweave.bots import make_bot
 from gameweave.bots.endgame import _Ctx, _ab, moves, solve
 from gameweave.bots.search import DEFAULT_POLICY, SearchBot
 from gameweave.bots.search_v1 import playout
 from gameweave.engine import PROFILE_NAMES, GameState, seat_view
+from deals import by_seat, greedy, play
 from worlds import other_world_state
 
 
@@ -22,17 +22,14 @@ from worlds import other_world_state
 def test_r21_endgame_search_plays_legally_and_alike_from_the_same_view(rules):
     """With the endgame on for every decision (``endgame=20``) and a tiny budget, both
     variants answer legally over whole deals, and two states with the same view (the second
-    built by GameState.from_view from another sample) get the same choice."""
+    built by state_from_view from another sample) get the same choice."""
     rng = random.Random(21)
     checked = 0
     for d in range(3):
         st = GameState.new(seed=2100 + d, opener=d & 1, rules=rules)
         bots = [SearchBot(seed=4, endgame=20, eg_worlds=2, eg_nodes=40, eg_opp=o) for o in ("max", "policy")]
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
-            bot = bots[seat]
-            a = bot.choose(view)
+        for step in play(st, by_seat(bots)):
+            seat, view, a = step.seat, step.view, step.action
             assert a in view.legal
             if len(view.legal) > 1 and checked < 6 and rng.random() < 0.3:
                 other = other_world_state(st, seat, rng)
@@ -40,25 +37,22 @@ def test_r21_endgame_search_plays_legally_and_alike_from_the_same_view(rules):
                     v2 = seat_view(other, seat)
                     assert v2 == view
                     assert SearchBot(seed=4, endgame=20, eg_worlds=2, eg_nodes=40,
-                                     eg_opp=bot.eg_opp).choose(v2) == a
+                                     eg_opp=bots[seat].eg_opp).choose(v2) == a
                     checked += 1
-            st.apply(a)
     assert checked >= 2
 
 
 def _short_stock_states(rules: str, stock: int, n: int):
     """Simulation states of greedy self-play with at most ``stock`` cards left."""
-    out = []
-    d = 0
-    while len(out) < n and d < 60:
+    out: list[GameState] = []
+    for d in range(60):
+        if len(out) >= n:
+            break
         st = GameState.new(seed=3100 + d, opener=d & 1, rules=rules)
-        g = make_bot("greedy", seed=d)
-        while not st.is_over:
-            if st.stock_count <= stock and len(st.legal_actions()) > 1:
+        for step in play(st, greedy(seed=d)):
+            if st.stock_count <= stock and len(step.legal) > 1:
                 out.append(st.clone())
                 break
-            st.apply(g.choose(seat_view(st, st.to_act)))
-        d += 1
     return out
 
 

@@ -11,6 +11,7 @@ import pytest
 from gameweave.bots import make_bot
 from gameweave.bots.search import SearchBot
 from gameweave.engine import PROFILE_NAMES, GameState, seat_view
+from deals import by_seat, greedy, play
 from worlds import other_world_state
 
 
@@ -22,36 +23,28 @@ def test_tree_search_plays_legal_actions_to_the_end(rules, opts):
     for d in range(3):
         st = GameState.new(seed=900 + d, opener=d & 1, rules=rules)
         bots = [SearchBot(seed=d, iterations=12, **opts), make_bot("greedy", seed=d)]
-        n = 0
-        while not st.is_over and n < 400:
-            view = seat_view(st, st.to_act)
-            a = bots[(st.to_act + d) & 1].choose(view)
-            assert a in view.legal
-            st.apply(a)
-            n += 1
+        for step in play(st, by_seat([bots[d & 1], bots[(d + 1) & 1]]), limit=400):  # seat s plays bots[(s + d) & 1]
+            assert step.action in step.view.legal
         assert st.is_over
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r21_tree_search_same_view_same_choice(rules):
     """Two states with the same view for the seat (the second built by
-    GameState.from_view with another opponent hand and stock) get the same choice."""
+    state_from_view with another opponent hand and stock) get the same choice."""
     rng = random.Random(5)
     checked = 0
     for d in range(6):
         st = GameState.new(seed=1300 + d, opener=d & 1, rules=rules)
-        g = make_bot("greedy", seed=d)
         bot = SearchBot(seed=7, iterations=24, tree=0.7)
-        while not st.is_over:
-            seat = st.to_act
-            view = seat_view(st, seat)
+        for step in play(st, greedy(seed=d)):
+            seat, view = step.seat, step.view
             if len(view.legal) > 1 and rng.random() < 0.3 and checked < 8:
                 other = other_world_state(st, seat, rng)
                 if other is not None:
                     assert seat_view(other, seat) == view
                     assert bot.choose(seat_view(other, seat)) == bot.choose(view)
                     checked += 1
-            st.apply(g.choose(view))
     assert checked >= 3
 
 

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from gameweave.cli import app
 from gameweave.cli.play import choice_text, event_text
 from gameweave.engine import GameState, decode, format_cards, meld_cards, seat_view
+from deals import at_random, deals
 
 _SYMBOL = dict(zip("cdhs", "♣♦♥♠"))
 
@@ -97,44 +98,35 @@ def test_bad_options_are_clear_errors():
 
 def test_r15_force_is_told_in_plain_words():
     """'Player 2 forced 7s onto your meld 4s 5s 6s': found in random deals."""
-    rng = random.Random(0)
     found = 0
-    for d in range(400):
-        st = GameState.new(seed=d)
-        while not st.is_over:
-            seat = st.to_act
-            a = rng.choice(st.legal_actions())
-            before = seat_view(st, 0)
-            dec = decode(a)
-            if seat == 1 and dec.force:
-                target = st.melds[0][dec.force - 1]
-                card = st.card if dec.kind == 2 else dec.card
-                st.apply(a)
-                text = event_text(before, a, seat_view(st, 0), 0)
-                assert text.startswith(shown(f"Player 2 forced {format_cards(1 << card)} onto your meld {format_cards(target)}"))
-                found += 1
-                continue
-            st.apply(a)
-        if found >= 5:
+    for d in deals("gameweave", 400, at_random(random.Random(0))):
+        if d.step == 0 and found >= 5:
             break
+        st, a = d.state, d.action
+        dec = decode(a)
+        if d.seat == 1 and dec.force:
+            before = seat_view(st, 0)
+            target = st.melds[0][dec.force - 1]
+            card = st.card if dec.kind == 2 else dec.card
+            after = st.clone()
+            after.apply(a)
+            text = event_text(before, a, seat_view(after, 0), 0)
+            assert text.startswith(shown(f"Player 2 forced {format_cards(1 << card)} onto your meld {format_cards(target)}"))
+            found += 1
     assert found >= 5
 
 
 def test_r12_meld_choices_show_the_resulting_meld():
-    rng = random.Random(1)
     seen = 0
-    for d in range(50):
-        st = GameState.new(seed=d)
-        while not st.is_over:
-            v = seat_view(st, st.to_act)
-            for a in v.legal:
-                t = Text.from_markup(choice_text(v, a)).plain
-                if decode(a).kind == 0:
-                    assert "-> " in t and t.split(" (eleven")[0].endswith(shown(format_cards(meld_cards(a))))
-                    seen += 1
-                elif decode(a).force:
-                    assert "force it onto Player" in t
-            st.apply(rng.choice(v.legal))
+    for d in deals("gameweave", 50, at_random(random.Random(1))):
+        v = d.view
+        for a in v.legal:
+            t = Text.from_markup(choice_text(v, a)).plain
+            if decode(a).kind == 0:
+                assert "-> " in t and t.split(" (eleven")[0].endswith(shown(format_cards(meld_cards(a))))
+                seen += 1
+            elif decode(a).force:
+                assert "force it onto Player" in t
     assert seen > 20
 
 
@@ -312,15 +304,10 @@ def _danger_position():
     opponent eleven (R16)."""
     from gameweave.tables import seat_choices
 
-    for seed in range(200):
-        st = GameState.new(seed=seed)
-        rng = random.Random(seed)
-        while not st.is_over:
-            v = seat_view(st, st.to_act)
-            cs = seat_choices(v)
-            if any(c.gives_eleven for c in cs) and not all(c.gives_eleven for c in cs):
-                return v, cs
-            st.apply(rng.choice(v.legal))
+    for d in deals("gameweave", 200, "random"):  # deal i: seed i, played by random.Random(i)
+        cs = seat_choices(d.view)
+        if any(c.gives_eleven for c in cs) and not all(c.gives_eleven for c in cs):
+            return d.view, cs
     raise AssertionError("no position found")
 
 

@@ -10,11 +10,11 @@ playing, every legal action applies through the checked path and the checked pat
 refuses exactly the others, record -> replay gives the identical state (§VII), notation
 round trips (R3, §VII), a seat's view is the same for states that differ only in hidden
 cards and ``state_from_view`` rebuilds a world with the same view (R21), and the
-legal actions equal those of a reference move generator written from RULES.md (R10-R19).
+legal actions equal those of a reference move generator written from RULES.md (R10-R19,
+``tests/rules_reference.py``).
 """
 
 import dataclasses
-import itertools
 import random
 
 import pytest
@@ -27,8 +27,11 @@ from gameweave.engine import (
 )
 from gameweave.engine.cards import SUIT_SYMBOLS, SUITS
 from gameweave.engine.conformance import (
-    check_invariants, choose_action, play_random_deal, random_deal_check, same_state,
+    check_invariants, play_random_deal, random_deal_check, same_state,
 )
+from deals import conformance_player, moves, play
+from rules_reference import cards_in, is_meld_by_definition, reference_legal, reference_outcome
+from worlds import hidden_variant
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SETTINGS_PROFILE = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -50,6 +53,22 @@ def random_deal(deal_seed: int, opener: int, play_seed: int, rules: str = "gamew
     return play_random_deal(random.Random(play_seed),
                             GameState.new(seed=deal_seed, opener=opener, rules=rules),
                             eager=eagerness(play_seed))
+
+
+def replayed(deal_seed: int, opener: int, rules: str, actions) -> GameState:
+    """The deal from ``deal_seed`` after ``actions`` (applied unchecked)."""
+    state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
+    for a in actions:
+        state.apply(a)
+    return state
+
+
+def random_prefix(rules: str, deal_seed: int, opener: int, play_seed: int, data) -> tuple[GameState, int, GameState]:
+    """``(end, k, state)``: a finished :func:`random_deal`, a prefix length ``k`` drawn by
+    Hypothesis (0 .. len - 1), and the deal after its first ``k`` actions (still playing)."""
+    end = random_deal(deal_seed, opener, play_seed, rules)
+    k = data.draw(st.integers(min_value=0, max_value=len(end.history) - 1), label="prefix")
+    return end, k, replayed(deal_seed, opener, rules, end.history[:k])
 
 
 profiles = pytest.mark.parametrize("rules", PROFILE_NAMES)
@@ -83,23 +102,19 @@ def test_r1_r5_r6_r16_invariants_hold_and_every_deal_ends(rules, deal_seed, open
 def test_r7_r18_table_cards_never_leave_the_table_and_stay_their_owners(rules, deal_seed, opener, play_seed):
     rng = random.Random(play_seed)
     state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
-    while not state.is_over:
-        before = [list(state.melds[0]), list(state.melds[1])]
-        tables = [state.table_mask(0), state.table_mask(1)]
-        hands = list(state.hands)
-        a = choose_action(rng, state.legal_actions(), eagerness(play_seed))
-        state.apply(a)
+    for move in moves(state, conformance_player(rng, eagerness(play_seed))):
+        was, a = move.before, move.action
         for s in (0, 1):
             now = state.melds[s]
             # every table card stays on its owner's table (R7; R18 "every table card stays")
-            assert state.table_mask(s) & tables[s] == tables[s]
-            assert not state.hands[s] & ~hands[s]  # nothing ever goes back into a hand
+            assert state.table_mask(s) & was.table_mask(s) == was.table_mask(s)
+            assert not state.hands[s] & ~was.hands[s]  # nothing ever goes back into a hand
             if not state.rules.rearranging:
                 # gameweave: melds are never rearranged and never shrink (R7)
-                assert len(now) >= len(before[s])
-                for old in before[s]:
+                assert len(now) >= len(was.melds[s])
+                for old in was.melds[s]:
                     assert any(old & new == old for new in now)
-            elif now != before[s]:
+            elif now != was.melds[s]:
                 # R18c: a table is re-partitioned only by a meld action of its owner
                 assert is_meld(a) and state.actors[-1] == s
 
@@ -110,8 +125,8 @@ def test_r7_r18_table_cards_never_leave_the_table_and_stay_their_owners(rules, d
 def test_every_legal_action_applies_through_the_checked_path_too(rules, deal_seed, opener, play_seed):
     rng = random.Random(play_seed)
     state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
-    while not state.is_over:
-        legal = state.legal_actions()
+    for d in play(state, conformance_player(rng, eagerness(play_seed))):
+        legal = d.legal
         assert legal, "no legal action while playing"
         for a in legal:
             fast, checked, by_text = state.clone(), state.clone(), state.clone()
@@ -128,7 +143,6 @@ def test_every_legal_action_applies_through_the_checked_path_too(rules, deal_see
         else:
             raise AssertionError("the seat not to act was allowed to play")
         assert same_state(other, state)
-        state.apply(choose_action(rng, legal, eagerness(play_seed)))
     check_invariants(state)
 
 
@@ -168,8 +182,8 @@ def test_the_checked_path_refuses_exactly_the_illegal_actions_and_leaves_the_sta
     rng = random.Random(play_seed)
     state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
     reasons = {"deal_over", "not_your_turn", "wrong_decision", "not_a_choice", "not_in_hand", "cannot_force"}
-    while not state.is_over:
-        legal = set(state.legal_actions())
+    for d in play(state, conformance_player(rng, eagerness(play_seed))):
+        legal = set(d.legal)
         for a in candidate_actions(state, rng) + list(legal):
             text = format_action(a)
             try:
@@ -186,7 +200,6 @@ def test_the_checked_path_refuses_exactly_the_illegal_actions_and_leaves_the_sta
                 assert same_state(probe, state)
             else:
                 assert a in legal, text
-        state.apply(choose_action(rng, state.legal_actions(), eagerness(play_seed)))
     with pytest.raises(IllegalActionError) as info:
         state.play("turn")
     assert info.value.reason == "deal_over"
@@ -206,10 +219,7 @@ def test_record_replay_gives_the_identical_state(rules, deal_seed, opener, play_
     rec = GameRecord.from_json(text)
     rec.actions = rec.actions[:k]
     part = rec.replay()
-    step = GameState.new(seed=deal_seed, opener=opener, rules=rules)
-    for a in end.history[:k]:
-        step.apply(a)
-    assert same_state(part, step)
+    assert same_state(part, replayed(deal_seed, opener, rules, end.history[:k]))
 
 
 def scramble(text: str, rng: random.Random) -> str:
@@ -245,48 +255,20 @@ def test_r3_notation_round_trips_both_ways_and_ignores_case_and_order(rules, dea
     rng = random.Random(play_seed)
     state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
     profile = state.rules
-    while not state.is_over:
-        legal = state.legal_actions()
-        for a in legal:
+    for d in play(state, conformance_player(rng, eagerness(play_seed))):
+        for a in d.legal:
             text = format_action(a)
             assert parse_action(text, profile) == a
             assert state.parse(text) == a
             assert format_action(parse_action(text, profile)) == text
             assert parse_action(scramble(text, rng), profile) == a
-        state.apply(choose_action(rng, legal, eagerness(play_seed)))
-
-
-def hidden_variant(state: GameState, history: list, viewer: int, rng: random.Random) -> GameState | None:
-    """The same deal with some of the opponent's hand cards swapped with unturned stock
-    cards and the unturned stock shuffled, replayed; None if the replay breaks."""
-    opp = 1 - viewer
-    deck = list(state.deck)
-    unturned = list(range(state.stock_pos, 40))
-    hand_pos = [i for i in range(20) if state.hands[opp] >> deck[i] & 1]
-    for i in rng.sample(hand_pos, rng.randint(0, len(hand_pos)) if unturned else 0):
-        j = rng.choice(unturned)
-        deck[i], deck[j] = deck[j], deck[i]
-    rest = deck[state.stock_pos:]
-    rng.shuffle(rest)
-    deck[state.stock_pos:] = rest
-    other = GameState.new(deck, opener=state.opener, rules=state.rules)
-    try:
-        for a in history:
-            other.play(a)
-    except IllegalActionError:
-        return None  # the opponent's own choices depended on their hand (e.g. R12 first two)
-    return None if other.is_over else other
 
 
 @SETTINGS_PROFILE
 @profiles
 @given(seeds, openers, seeds, st.integers(min_value=0, max_value=1), st.data())
 def test_r21_view_is_the_same_when_only_hidden_cards_differ(rules, deal_seed, opener, play_seed, viewer, data):
-    end = random_deal(deal_seed, opener, play_seed, rules)
-    k = data.draw(st.integers(min_value=0, max_value=len(end.history) - 1), label="prefix")
-    state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
-    for a in end.history[:k]:
-        state.apply(a)
+    end, k, state = random_prefix(rules, deal_seed, opener, play_seed, data)
     assert not state.is_over
     other = hidden_variant(state, end.history[:k], viewer, random.Random(play_seed ^ k))
     assume(other is not None)
@@ -298,11 +280,7 @@ def test_r21_view_is_the_same_when_only_hidden_cards_differ(rules, deal_seed, op
 @profiles
 @given(seeds, openers, seeds, st.integers(min_value=0, max_value=1), st.data())
 def test_r21_from_view_with_the_true_hidden_cards_gives_the_same_view(rules, deal_seed, opener, play_seed, viewer, data):
-    end = random_deal(deal_seed, opener, play_seed, rules)
-    k = data.draw(st.integers(min_value=0, max_value=len(end.history) - 1), label="prefix")
-    state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
-    for a in end.history[:k]:
-        state.apply(a)
+    end, k, state = random_prefix(rules, deal_seed, opener, play_seed, data)
     view = seat_view(state, viewer)
     world = state_from_view(view, state.hands[1 - viewer], state.deck[state.stock_pos:])
     assert seat_view(world, viewer) == view
@@ -342,233 +320,23 @@ def test_conformance_random_deal_check_is_clean_on_1000_deals(rules):
     assert counts["won"] > 0 and counts["tablas"] > 0 and counts["forces"] > 0
 
 
-# ------------------------------------------------------------------ a reference from the rules
-#
-# Written from RULES.md, not from the engine: cards are named by text, melds are checked
-# by their definition (R5, R6) on lists of cards, and the R18 tables are found by a
-# different algorithm from the engine's (the engine covers the lowest required card
-# first; here every family of pairwise disjoint melds inside the pool of cards is listed
-# and the families that cover the required cards are kept).
-
-
-def rank(c: int) -> int:
-    return "A234567JQK".index(CARD_NAMES[c][0])
-
-
-def suit(c: int) -> str:
-    return CARD_NAMES[c][1]
-
-
-def is_meld_by_definition(cards: list[int], cap: int | None = None) -> bool:
-    """R5/R6 written out directly (no tables): 3-4 of one rank, or 3+ consecutive
-    positions of one suit, at most ``cap`` long (R6's max_sequence; None = no cap)."""
-    if len(cards) < 3 or len(set(cards)) != len(cards):
-        return False
-    ranks = sorted(rank(c) for c in cards)
-    if len(set(ranks)) == 1:
-        return len(cards) <= 4
-    if cap is not None and len(cards) > cap:
-        return False
-    return len({suit(c) for c in cards}) == 1 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
-
-
-def cards_in(mask: int) -> list[int]:
-    return [c for c in range(40) if mask >> c & 1]
-
-
-def in_hand_order(cards) -> list[int]:
-    """R4: by rank position, then suit c < d < h < s."""
-    return sorted(cards, key=lambda c: (rank(c), "cdhs".index(suit(c))))
-
-
-def melds_within(pool: list[int], cap: int | None) -> list[frozenset]:
-    """Every legal meld (R5, R6 with the cap) made of cards of ``pool``."""
-    out = []
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[str, list[int]] = {}
-    for c in pool:
-        by_rank.setdefault(rank(c), []).append(c)
-        by_suit.setdefault(suit(c), []).append(c)
-    for same in by_rank.values():
-        for size in (3, 4):
-            for combo in itertools.combinations(same, size):
-                out.append(frozenset(combo))
-    for same in by_suit.values():
-        have = {rank(c): c for c in same}
-        for lo in range(10):
-            for hi in range(lo + 2, 10):
-                if all(r in have for r in range(lo, hi + 1)):
-                    run = [have[r] for r in range(lo, hi + 1)]
-                    if is_meld_by_definition(run, cap):
-                        out.append(frozenset(run))
-    assert all(is_meld_by_definition(list(m), cap) for m in out)
-    return out
-
-
-def disjoint_families(melds: list[frozenset]):
-    """Every family (set) of pairwise disjoint melds of ``melds``, each once."""
-    def rec(i: int, used: frozenset, chosen: list):
-        yield list(chosen)
-        for j in range(i, len(melds)):
-            if not melds[j] & used:
-                chosen.append(melds[j])
-                yield from rec(j + 1, used | melds[j], chosen)
-                chosen.pop()
-    yield from rec(0, frozenset(), [])
-
-
-def table_text(table) -> str:
-    """§VII canonical text of an R18 table: each meld in hand order, melds by lowest card."""
-    ordered = sorted((in_hand_order(m) for m in table), key=lambda m: (rank(m[0]), "cdhs".index(suit(m[0]))))
-    return "meld " + " / ".join(" ".join(CARD_NAMES[c] for c in m) for m in ordered)
-
-
-def r18_tables(table_cards: list[int], card: int, hand: list[int], cap: int | None) -> set[str]:
-    """R18a-c: every partition into legal melds of the table cards, the card and any hand
-    cards (none to all), as §VII texts; each table once (R18b)."""
-    required = frozenset(table_cards) | {card}
-    out = set()
-    for fam in disjoint_families(melds_within(list(required) + hand, cap)):
-        covered = frozenset().union(*fam) if fam else frozenset()
-        if required <= covered:
-            out.add(table_text(fam))
-    return out
-
-
-def r18_forceable(table_cards: list[int], card: int, cap: int | None) -> bool:
-    """R18e: some partition of the table plus that card alone is legal."""
-    pool = frozenset(table_cards) | {card}
-    return any(frozenset().union(*fam) == pool if fam else False
-               for fam in disjoint_families(melds_within(list(pool), cap)))
-
-
-def r12_meld_choices(state: GameState, seat: int, card: int) -> set[str]:
-    """R12 (gameweave): additions, sets (first two in hand order), runs."""
-    hand = in_hand_order(cards_in(state.hands[seat]))
-    own = [cards_in(m) for m in state.melds[seat]]
-    cap = state.rules.max_sequence
-    out = set()
-    for m in own:  # additions to one's own melds (R12)
-        if is_meld_by_definition(m + [card], cap):
-            out.add(" ".join(CARD_NAMES[c] for c in in_hand_order(m + [card])))
-    same = [c for c in hand if rank(c) == rank(card)]  # sets: the first two in hand order
-    if len(same) >= 2:
-        out.add(" ".join(CARD_NAMES[c] for c in in_hand_order([card] + same[:2])))
-    if len(same) == 3:
-        out.add(" ".join(CARD_NAMES[c] for c in in_hand_order([card] + same)))
-    by_rank = {rank(c): c for c in hand if suit(c) == suit(card)}
-    by_rank[rank(card)] = card
-    r = rank(card)
-    for lo in range(0, r + 1):  # every run containing the card, the rest from the hand
-        for hi in range(r, 10):
-            if all(k in by_rank for k in range(lo, hi + 1)):
-                run = [by_rank[k] for k in range(lo, hi + 1)]
-                if is_meld_by_definition(run, cap):
-                    out.add(" ".join(CARD_NAMES[c] for c in run))
-    return {"meld " + x for x in out}
-
-
-def reference_meld_choices(state: GameState, seat: int, card: int) -> set[str]:
-    if not state.rules.rearranging:
-        return r12_meld_choices(state, seat, card)
-    return r18_tables(cards_in(state.table_mask(seat)), card, cards_in(state.hands[seat]),
-                      state.rules.max_sequence)
-
-
-def reference_forces(state: GameState, target: int, card: int) -> list[str]:
-    """The force suffixes by which ``card`` can be put on ``target`` (R15 / R18e)."""
-    cap = state.rules.max_sequence
-    if state.rules.rearranging:
-        return [" force"] if r18_forceable(cards_in(state.table_mask(target)), card, cap) else []
-    return [f" force {n}" for n, m in enumerate(state.melds[target], 1)
-            if is_meld_by_definition(cards_in(m) + [card], cap)]
-
-
-def reference_force_back(state: GameState) -> bool:
-    """R19: the live card is a turned card its turner refused (the last action was a plain
-    ``refuse``), the profile forces back, and it fits a partition of the refuser's table."""
-    last = format_action(state.history[-1]) if state.history else ""
-    return (state.rules.name == "anglo-american" and last == "refuse"
-            and r18_forceable(cards_in(state.table_mask(1 - state.to_act)), state.card,
-                              state.rules.max_sequence))
-
-
-def reference_legal(state: GameState) -> set[str]:
-    """The legal actions of ``state`` as RULES R10-R19 describe them, written
-    independently of the engine's move generator."""
-    if state.decision is None:
-        return set()
-    seat, opp = state.to_act, 1 - state.to_act
-    hand = cards_in(state.hands[seat])
-    d = state.decision
-    if d == "turn":
-        return {"turn"}
-    if d == "take_or_turn":
-        out = reference_meld_choices(state, seat, state.card) | {"turn"}
-        if reference_force_back(state):
-            out.add("force")
-        return out
-    if d == "meld_or_refuse":
-        return reference_meld_choices(state, seat, state.card) | {"refuse"} | {
-            "refuse" + f for f in reference_forces(state, opp, state.card)}
-    if d == "meld":  # R18e: a forced card cannot be refused
-        assert state.rules.rearranging
-        return reference_meld_choices(state, seat, state.forced)
-    assert d == "throw"
-    return {f"throw {CARD_NAMES[c]}" for c in hand} | {
-        f"throw {CARD_NAMES[c]}" + f for c in hand for f in reference_forces(state, opp, c)}
-
-
-def reference_outcome(before: GameState, text: str) -> tuple[str, int]:
-    """(status, winner) after ``text`` is played in ``before``, by R16, R17, R18f, R19."""
-    seat, opp = before.to_act, 1 - before.to_act
-    words = text.split()
-    if words[0] == "meld":
-        listed = {parse_card_text(w) for w in words[1:] if w != "/"}
-        if before.rules.rearranging:  # R18f: the whole new table is listed
-            n = len(listed)
-        else:  # R12: the table grows by the card and the hand cards it brings
-            n = before.table_counts[seat] + 1 + len(listed & set(cards_in(before.hands[seat])))
-        return ("won", seat) if n == 11 else ("playing", -1)
-    if words[0] == "turn":
-        return ("tablas", -1) if before.stock_count == 0 else ("playing", -1)
-    if words[-1] != "force" and "force" in words:
-        # gameweave: the forced card joins the named meld at once (R15); eleven wins (R16)
-        return ("won", opp) if before.table_counts[opp] + 1 == 11 else ("playing", -1)
-    if "force" in words:
-        return ("playing", -1)  # R18e / R19: the forced seat decides 'meld' next
-    # a plain refuse or throw: the card goes live for the opponent (R11, R13); with the
-    # stock empty it is tablas unless they can meld it or force it back (R17, R19).  The
-    # opponent's hand and table are those of ``before``.
-    if before.stock_count:
-        return ("playing", -1)
-    card = before.card if words[0] == "refuse" else parse_card_text(words[1])
-    can = reference_meld_choices(before, opp, card)
-    back = (words[0] == "refuse" and before.rules.name == "anglo-american"
-            and r18_forceable(cards_in(before.table_mask(seat)), card, before.rules.max_sequence))
-    return ("playing", -1) if can or back else ("tablas", -1)
-
-
-def parse_card_text(w: str) -> int:
-    return CARD_NAMES.index(w[0].upper() + w[1].lower())
-
-
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @profiles
 @given(seeds, openers, seeds)
 def test_r10_r19_legal_actions_match_a_reference_written_from_the_rules(rules, deal_seed, opener, play_seed):
     rng = random.Random(play_seed)
     state = GameState.new(seed=deal_seed, opener=opener, rules=rules)
-    while True:
-        texts = state.legal_texts()
+
+    def same_as_the_reference(pos: GameState) -> None:
+        texts = pos.legal_texts()
         assert len(texts) == len(set(texts))
-        assert set(texts) == reference_legal(state), state
-        if state.is_over:
-            break
-        a = choose_action(rng, state.legal_actions(), eagerness(play_seed))
-        want = reference_outcome(state, format_action(a))
-        state.apply(a)
-        assert (state.status, state.winner) == want, (format_action(a), state)
+        assert set(texts) == reference_legal(pos), pos
+
+    for move in moves(state, conformance_player(rng, eagerness(play_seed))):
+        same_as_the_reference(move.before)
+        want = reference_outcome(move.before, format_action(move.action))
+        assert (state.status, state.winner) == want, (format_action(move.action), state)
+    same_as_the_reference(state)  # the end: no legal action
 
 
 # ------------------------------------------------------------------ the checker itself

@@ -104,19 +104,17 @@ def test_r12_resample_respects_the_set_of_three_proof() -> None:
     from gameweave.engine import GameState, seat_view
 
     # find a deal where seat 2 makes a set of three from two hand cards, by random play
+    from deals import at_random, play_until
+
+    def proof_found(st: GameState) -> bool:  # seat 2's last step proves a card is not in its hand
+        v = seat_view(st, 0)
+        return bool(v.history and v.history[-1].seat == 1 and core.excluded_from_hand(v))
+
     rng = random.Random(1)
     for seed in range(400):
         st = GameState.new(seed=seed)
-        while not st.is_over:
-            la = st.legal_actions()
-            a = rng.choice(la)
-            st.apply(a)
-            v = seat_view(st, 0)
-            if v.history and v.history[-1].seat == 1 and core.excluded_from_hand(v):
-                break
-        else:
-            continue
-        break
+        if play_until(st, at_random(rng), proof_found):
+            break
     view = seat_view(st, 0)
     banned = core.excluded_from_hand(view)
     assert banned, "no set of three proof found"

@@ -8,13 +8,9 @@ from gameweave.engine import (
     parse_cards, seat_view,
 )
 from gameweave.engine.conformance import build_deck
+from rules_helpers import m
 
 GW = meld_table(None)
-
-
-def m(text: str) -> int:
-    """40-bit mask of cards written as text."""
-    return mask_of(parse_cards(text))
 
 
 # ---------------------------------------------------------------- R1 pack

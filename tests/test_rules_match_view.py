@@ -10,6 +10,7 @@ from gameweave.engine import (
     parse_cards, seat_view,
 )
 from gameweave.engine.conformance import build_deck, same_state
+from rules_helpers import play_to_tablas
 
 # a deal the non-opener wins after ten actions (see test_rules_play's eleven scenario)
 WIN_A = "2d Qc 6c Jc Qs Kd 3h 5s 6s Jd"
@@ -24,8 +25,7 @@ TABLAS_ACTIONS = None
 def finish(st: GameState, actions) -> GameState:
     """Play ``actions``, or with ``TABLAS_ACTIONS`` turn and refuse until tablas."""
     if actions is TABLAS_ACTIONS:
-        while not st.is_over:
-            st.play("refuse" if st.decision == "meld_or_refuse" else "turn")
+        play_to_tablas(st)
         assert st.status == "tablas"
     else:
         st.play_all(actions)

@@ -12,28 +12,9 @@ from gameweave.engine import (
     is_meld, kind_of, mask_of, meld_cards, parse_card, parse_cards, seat_view,
 )
 from gameweave.engine.actions import REFUSE_KIND, TURN_KIND
-from gameweave.engine.conformance import build_deck, check_invariants
-
-
-def m(text: str) -> int:
-    """40-bit mask of cards written as text."""
-    return mask_of(parse_cards(text))
-
-
-def melds(st: GameState, seat: int) -> list[str]:
-    return [format_cards(x) for x in st.melds[seat]]
-
-
-def hand(st: GameState, seat: int) -> str:
-    return format_cards(st.hands[seat])
-
-
-def run(st: GameState, actions: list[str]) -> GameState:
-    """Play checked actions, checking every invariant after each one."""
-    for a in actions:
-        st.play(a)
-        check_invariants(st)
-    return st
+from gameweave.engine.conformance import build_deck
+from deals import conformance_player, play
+from rules_helpers import hand, m, melds, run
 
 
 # ------------------------------------------------------------------ scenario decks
@@ -443,7 +424,6 @@ def test_r19_gameweave_has_no_forcing_back_a_refused_card():
     import random
 
     from gameweave.engine import find_profile
-    from gameweave.engine.conformance import choose_action
 
     assert find_profile("gameweave").force_back is False
     # when a refused card could go on the refuser's own table, the opponent may only
@@ -452,11 +432,9 @@ def test_r19_gameweave_has_no_forcing_back_a_refused_card():
     rng = random.Random(19)
     for seed in range(40):
         st = GameState.new(seed=seed)
-        while not st.is_over:
-            legal = st.legal_actions()
+        for d in play(st, conformance_player(rng, 0.9)):
             if st.decision == "take_or_turn":
-                assert all(kind_of(a) in (MELD, TURN_KIND) for a in legal)
+                assert all(kind_of(a) in (MELD, TURN_KIND) for a in d.legal)
                 if kind_of(st.history[-1]) == REFUSE_KIND and st.extensions[st.live_from] >> st.card & 1:
                     seen += 1
-            st.apply(choose_action(rng, legal, 0.9))
     assert seen > 0  # the situation R19 is about did arise

@@ -10,29 +10,13 @@ import pytest
 
 from gameweave.engine import (
     FORCE_ANY, GameState, IllegalActionError, UnparsableError, find_profile, format_cards,
-    is_meld, mask_of, meld_cards, meld_table, parse_action, parse_cards, seat_view, table_of,
+    is_meld, meld_cards, meld_table, parse_action, parse_cards, seat_view, table_of,
 )
-from gameweave.engine.conformance import build_deck, check_invariants
+from gameweave.engine.conformance import build_deck
+from rules_helpers import m, melds, run
 
 REARRANGING = ("classic", "anglo-american")
 rearranging = pytest.mark.parametrize("rules", REARRANGING)
-
-
-def m(text: str) -> int:
-    """40-bit mask of cards written as text."""
-    return mask_of(parse_cards(text))
-
-
-def melds(st: GameState, seat: int) -> list[str]:
-    return [format_cards(x) for x in st.melds[seat]]
-
-
-def run(st: GameState, actions: list[str]) -> GameState:
-    """Play checked actions, checking every invariant after each one."""
-    for a in actions:
-        st.play(a)
-        check_invariants(st)
-    return st
 
 
 def melds_of(texts: list[str]) -> list[str]:

@@ -12,21 +12,12 @@ import pytest
 
 from gameweave.engine import (
     FORCE, GameRecord, GameState, IllegalActionError, Match, MatchRecord, OptionError,
-    UnparsableError, find_profile, format_cards, load_records, mask_of, match_options,
+    UnparsableError, find_profile, format_cards, load_records, match_options,
     parse_action, parse_card, parse_cards, read_record, seat_view, spectator_view,
 )
-from gameweave.engine.conformance import build_deck, check_invariants, same_state
-
-
-def m(text: str) -> int:
-    return mask_of(parse_cards(text))
-
-
-def run(st: GameState, actions: list[str]) -> GameState:
-    for a in actions:
-        st.play(a)
-        check_invariants(st)
-    return st
+from gameweave.engine.conformance import build_deck, same_state
+from deals import play_out
+from rules_helpers import play_to_tablas, run
 
 
 # B takes A's refused 5c and lays down 3c 4c 5c 6c / 3d 4d 5d 6d (R18a), keeping 7h Jh
@@ -168,8 +159,7 @@ def finish(st: GameState, result: str) -> GameState:
         st.play_all(WIN_ACTIONS)
         assert st.winner == st.opener
     else:
-        while not st.is_over:
-            st.play("refuse" if st.decision == "meld_or_refuse" else "turn")
+        play_to_tablas(st)
         assert st.status == "tablas"
     return st
 
@@ -382,9 +372,7 @@ def test_r20_a_deal_is_resigned_once_by_a_seat_only_while_it_is_played():
     with pytest.raises(IllegalActionError) as err:
         st.concede(0)
     assert err.value.reason == "deal_over"
-    done = GameState.new(seed=3)
-    while not done.is_over:
-        done.apply(done.legal_actions()[0])
+    done = play_out(GameState.new(seed=3), lambda d: d.legal[0])  # always the first legal action
     with pytest.raises(IllegalActionError):
         done.concede(0)
 

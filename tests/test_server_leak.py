@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from gameweave.engine import CARD_NAMES, FULL_MASK
 
 # a card name as a separate word: ids, tokens, salts and commitments are hex runs, so a
@@ -27,6 +29,7 @@ def leaked(raw: str, hidden: int) -> list[str]:
     return [w for w in CARD_WORD.findall(raw) if hidden >> NAME_TO_CARD[w] & 1]
 
 
+@pytest.mark.long  # about 27 s alone on a quiet machine: 200 deals over two sockets
 def test_r21_200_random_deals_over_websockets_never_show_hidden_cards(table_server, ws_seat, friend_match, tmp_path):
     # clients here are faster than people: lift the per-socket rate limit
     client = table_server(f"sqlite:///{tmp_path / 'leak.db'}", ws_burst=1e6, ws_rate=1e6)

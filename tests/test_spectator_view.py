@@ -10,15 +10,14 @@ import pytest
 
 from gameweave.engine import GameState, seat_view, shuffled_deck
 from gameweave.engine.view import spectator_view
+from deals import at_random, play
 
 
 def _random_deal(seed: int, rules: str = "gameweave") -> tuple[GameState, list[GameState]]:
     rng = random.Random(seed)
     st = GameState.new(shuffled_deck(seed), rules=rules)
-    seen = [st.clone()]
-    while not st.is_over:
-        st.play(rng.choice(st.legal_actions()), seat=st.to_act)
-        seen.append(st.clone())
+    seen = [st.clone() for _ in play(st, at_random(rng), checked=True)]  # before each move
+    seen.append(st.clone())  # and the end
     return st, seen
 
 

@@ -12,17 +12,14 @@ import pytest
 from gameweave.engine import GameState, format_action, mask_names, parse_cards, seat_view
 from gameweave.engine.cards import mask_of
 from gameweave.tables import progress, seat_choices
+from deals import at_random, deals, play
 
 
-def _walk(rules: str, seeds: range):
-    """Every position of random deals: ``(state, view of the seat to act)``."""
-    for seed in seeds:
-        st = GameState.new(seed=seed, rules=rules)
-        rng = random.Random(seed)
-        while not st.is_over:
-            view = seat_view(st, st.to_act)
-            yield st, view
-            st.apply(rng.choice(view.legal))
+def _walk(rules: str, n: int):
+    """Every position of ``n`` random deals (deal ``i`` from seed ``i``, played by
+    ``random.Random(i)``): ``(state, view of the seat to act)``."""
+    for d in deals(rules, n, "random"):
+        yield d.state, d.view
 
 
 def _opponent_wins_next(st: GameState, action: int, opp: int) -> bool:
@@ -45,7 +42,7 @@ def test_r16_gives_eleven_is_exactly_a_public_handover(rules):
     """gives_eleven => the opponent can win at once after the move; and where the opponent
     holds no hand card (nothing hidden matters), the converse holds too (R16)."""
     flagged = 0
-    for st, view in _walk(rules, range(80)):
+    for st, view in _walk(rules, 80):
         choices = seat_choices(view)
         opp = 1 - view.seat
         for c in choices:
@@ -65,7 +62,7 @@ def test_choices_follow_legal_order_and_describe_the_move(rules):
     """R12/R18: a meld's ``melds`` is the seat's table after the move; ``uses`` the hand
     cards it brings; ``card`` the card moved; a force names the opponent's cards (R15)."""
     seen = set()
-    for st, view in _walk(rules, range(12)):
+    for st, view in _walk(rules, 12):
         choices = seat_choices(view)
         wire = view.to_dict()
         assert [c.text for c in choices] == wire["legal"]
@@ -93,13 +90,10 @@ def test_choices_follow_legal_order_and_describe_the_move(rules):
 
 def test_progress_counts_melded_cards_and_one_from_eleven():
     st = GameState.new(seed=1)
-    rng = random.Random(1)
-    while not st.is_over:
-        view = seat_view(st, st.to_act)
-        p = progress(view)
+    for d in play(st, at_random(random.Random(1))):
+        p = progress(d.view)
         assert p["melded"] == {"1": st.table_counts[0], "2": st.table_counts[1]}
         assert p["one_from_eleven"] == [s + 1 for s in (0, 1) if st.table_counts[s] == 10]
-        st.apply(rng.choice(view.legal))
 
 
 def test_r18b_the_128_choice_position_lists_128_tables():

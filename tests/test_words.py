@@ -23,6 +23,7 @@ from gameweave.tables.words import (
     LETTERS, SYMBOLS, Look, decision_words, describe_choice, describe_event, history_lines, is_set, seat_name,
     symbol_cards, typed_notation,
 )
+from deals import at_random, deals, play_out
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -88,13 +89,8 @@ def test_r19_force_back_and_r18e_the_forced_meld_in_both_languages():
 
 def _gameweave_positions(n: int = 60):
     """(view, choices) at every decision of ``n`` random gameweave deals."""
-    rng = random.Random(5)
-    for d in range(n):
-        st = GameState.new(seed=d)
-        while not st.is_over:
-            v = seat_view(st, st.to_act)
-            yield v, seat_choices(v)
-            st.apply(rng.choice(v.legal))
+    for d in deals("gameweave", n, at_random(random.Random(5))):
+        yield d.view, seat_choices(d.view)
 
 
 def test_r12_r15_meld_and_force_choices_name_the_resulting_meld():
@@ -140,9 +136,7 @@ def test_every_event_of_random_deals_is_told_in_every_language_from_the_catalog(
     for rules in ("gameweave", "anglo-american", "classic"):
         rng = random.Random(rules)
         for d in range(25):
-            st = GameState.new(seed=d, rules=rules)
-            while not st.is_over:
-                st.apply(rng.choice(st.legal_actions()))
+            st = play_out(GameState.new(seed=d, rules=rules), at_random(rng))
             events = public_history(st)
             for lang in LANGUAGES:
                 for me in (0, 1, None):

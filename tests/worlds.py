@@ -1,11 +1,18 @@
-"""Test helper (R21): a second state with the same view for a seat but other hidden cards."""
+"""Test helpers (R21): a second state with the same view for a seat but other hidden cards.
+
+Two ways, for two questions.  Another deck, replayed through the engine, so the view it
+gives is the engine's own (does the view ignore hidden cards?): :func:`swapped_state`
+swaps one of the opponent's cards with a stock card (the first swap that replays), and
+:func:`hidden_variant` swaps some at random and shuffles the stock (the property tests').
+From the view: :func:`other_world_state` builds the state with ``state_from_view``, as the
+bots' samplers do, from another informed sample (do the bots answer from the view only?)."""
 
 from __future__ import annotations
 
 import random
 
 from gameweave.bots.determinize import sample_informed, world_state
-from gameweave.engine import GameState, seat_view
+from gameweave.engine import GameState, IllegalActionError, seat_view
 
 
 def other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState | None:
@@ -18,3 +25,49 @@ def other_world_state(st: GameState, seat: int, rng: random.Random) -> GameState
         if h != st.hands[1 - seat]:
             return world_state(view, h, s)
     return None
+
+
+def swapped_state(st: GameState, seat: int) -> GameState | None:
+    """A state with the same public history as ``st`` but a different hidden deal: one of
+    the opponent's held cards swapped with an unturned stock card in the deck (R8), then
+    the same actions replayed.  None when there is nothing to swap."""
+    opp = 1 - seat
+    deck = list(st.deck)
+    held = [i for i in range(20) if st.hands[opp] >> deck[i] & 1]
+    stock = list(range(st.stock_pos, 40))
+    if not held or not stock:
+        return None
+    for i in held:
+        for j in stock:
+            swapped = deck[:]
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            other = GameState.new(swapped, opener=st.opener, rules=st.rules)
+            try:
+                for a in st.history:  # a swap that changes a past choice (R12, R18) is skipped
+                    other.play(a)
+            except IllegalActionError:
+                continue
+            return other
+    return None
+
+
+def hidden_variant(state: GameState, history: list, viewer: int, rng: random.Random) -> GameState | None:
+    """The same deal with some of the opponent's hand cards swapped with unturned stock
+    cards and the unturned stock shuffled, replayed; None if the replay breaks."""
+    opp = 1 - viewer
+    deck = list(state.deck)
+    unturned = list(range(state.stock_pos, 40))
+    hand_pos = [i for i in range(20) if state.hands[opp] >> deck[i] & 1]
+    for i in rng.sample(hand_pos, rng.randint(0, len(hand_pos)) if unturned else 0):
+        j = rng.choice(unturned)
+        deck[i], deck[j] = deck[j], deck[i]
+    rest = deck[state.stock_pos:]
+    rng.shuffle(rest)
+    deck[state.stock_pos:] = rest
+    other = GameState.new(deck, opener=state.opener, rules=state.rules)
+    try:
+        for a in history:
+            other.play(a)
+    except IllegalActionError:
+        return None  # the opponent's own choices depended on their hand (e.g. R12 first two)
+    return None if other.is_over else other
