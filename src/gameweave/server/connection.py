@@ -94,7 +94,8 @@ class Connection:
                     break
                 self.queued_bytes -= len(text)
                 try:
-                    await asyncio.wait_for(self.ws.send_text(text), SEND_TIMEOUT)
+                    async with asyncio.timeout(SEND_TIMEOUT):  # no task per frame, as wait_for makes
+                        await self.ws.send_text(text)
                 except TimeoutError:
                     self._too_slow(f"a frame waited {SEND_TIMEOUT:g} s")
                     break
