@@ -21,7 +21,8 @@ The machine is noisy, so compare each figure with the floor measured in the same
 Clients pause ``--think`` seconds (mean; default 0.5 s, like the server's bot delay of
 0.6 s) before each action, so K matches put the load of K real tables on the server;
 ``--think 0`` saturates it instead (then the round trip is mostly queueing: with K
-always-pending actions, latency = K / throughput).
+always-pending actions, latency = K / throughput).  The client holds its own garbage
+collector off while it measures: its pauses are not the server's round trip.
 
 Usage::
 
@@ -38,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -159,10 +161,17 @@ async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed
         for url, mid, seat, tok in seats
     ]
     await asyncio.sleep(warmup)
+    # the client's own garbage-collector pauses are not the server's round trip (they would
+    # weigh on the server's larger frames more than on the floor's): held off while measuring
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     stats.measuring = True
     t0 = time.perf_counter()
     await asyncio.sleep(seconds)
     stats.measuring = False
+    gc.enable()
+    gc.unfreeze()
     stats.elapsed = time.perf_counter() - t0
     stats.stop = True
     for t in tasks:

@@ -166,12 +166,13 @@ class PublicView:
                 m |= x
         return m
 
-    def to_dict(self, history: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def to_dict(self, history: Any = None) -> dict[str, Any]:
         """JSON-ready form: cards and actions in canonical text, seats numbered 1 and 2.
 
         ``history``, if given, must be the events of :attr:`history` in their
-        :meth:`PublicEvent.to_dict` form (a caller that keeps them, as a table sending the
-        view at every step, saves making them again); it is put in as it is.
+        :meth:`PublicEvent.to_dict` form — a list of dicts, or whatever the caller's JSON
+        encoder writes as that list (a table sending the view at every step keeps them
+        encoded, saving making them again); it is put in as it is.
 
         Keys, in this order: ``seat``, ``rules``, ``opener``, ``status``, ``winner``,
         ``to_act``, ``decision``, ``hand``, ``melds`` (``{"1": [...], "2": [...]}``),

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from ..engine import GameRecord, GameState, SeatView, seat_view, spectator_view
 from ..tables import Table, TableError, deck_text, progress, seat_choices
 
@@ -151,11 +153,14 @@ def _view(table: Table, seat: int) -> SeatView:
     return seat_view(_shown_state(table), seat, history=table.deal.history())
 
 
-def state_frame(table: Table, seat: int, opponent_connected: bool = False, **info: Any) -> dict[str, Any]:
+def state_frame(table: Table, seat: int, opponent_connected: bool = False, history: Any = None,
+                **info: Any) -> dict[str, Any]:
     """The ``state`` frame for ``seat`` (0/1): version, match, deal, the seat's own
     view only (R21), its ``choices`` (one per legal action, in ``view.legal`` order)
     and the deal's ``progress`` (:mod:`gameweave.tables.choices`).  ``info``: the
-    server's ``online``, ``clock`` and ``spectators`` for :func:`match_info`."""
+    server's ``online``, ``clock`` and ``spectators`` for :func:`match_info`;
+    ``history``: the view's history as :func:`wire_history` gives it for a frame that
+    goes straight to :func:`~gameweave.server.connection.dump_frame` (default: dicts)."""
     view = _view(table, seat)
     return {
         "type": "state",
@@ -163,18 +168,19 @@ def state_frame(table: Table, seat: int, opponent_connected: bool = False, **inf
         "seat": seat + 1,
         "match": match_info(table, seat, opponent_connected, **info),
         "deal": deal_info(table),
-        "view": view.to_dict(table.deal.history_dicts()),
+        "view": view.to_dict(table.deal.history_dicts() if history is None else history),
         "choices": [c.to_dict() for c in seat_choices(view)],
         "progress": progress(view),
     }
 
 
-def spectator_frame(table: Table, **info: Any) -> dict[str, Any]:
+def spectator_frame(table: Table, history: Any = None, **info: Any) -> dict[str, Any]:
     """The ``state`` frame for a spectator (``"seat": null``): the third-party view
     (:func:`~gameweave.engine.view.spectator_view`, R21: no hand of either seat and
-    no legal action until the deal ends, then both hands), no choices."""
+    no legal action until the deal ends, then both hands), no choices; ``history`` as
+    for :func:`state_frame`."""
     sv = spectator_view(_shown_state(table), history=table.deal.history())
-    view = sv.to_dict(table.deal.history_dicts())
+    view = sv.to_dict(table.deal.history_dicts() if history is None else history)
     return {
         "type": "state",
         "version": table.version,
@@ -185,6 +191,13 @@ def spectator_frame(table: Table, **info: Any) -> dict[str, Any]:
         "choices": [],
         "progress": progress(sv),
     }
+
+
+def wire_history(table: Table) -> orjson.Fragment:
+    """The deal's public history as the JSON array :func:`state_frame` puts in, already
+    encoded (:meth:`~gameweave.tables.deal.DealInfo.history_json`), for a frame bound
+    for the wire: made once per step, shared by every seat and spectator."""
+    return orjson.Fragment(table.deal.history_json())
 
 
 def status_for(table: Table, seat: int) -> str:
@@ -254,5 +267,5 @@ def record_download(table: Table, n: object) -> dict[str, Any]:
 
 __all__ = [
     "deal_info", "finished_deal", "invite_url", "match_info", "opponent_info", "players", "record_download", "score",
-    "seats_info", "spectator_frame", "stakes", "state_frame", "status_for", "summary", "watch_url",
+    "seats_info", "spectator_frame", "stakes", "state_frame", "status_for", "summary", "watch_url", "wire_history",
 ]

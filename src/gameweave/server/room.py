@@ -20,7 +20,7 @@ from typing import Any
 from ..tables import Table
 from .clock import RoomClock
 from .connection import Connection, dump_frame
-from .frames import spectator_frame, state_frame
+from .frames import spectator_frame, state_frame, wire_history
 from .presence import Presence
 
 OnTimeout = Callable[["MatchRoom", int, int, float], Coroutine[Any, Any, None]]
@@ -69,13 +69,16 @@ class MatchRoom:
         """``(seat 1 online, seat 2 online)`` now (:class:`Presence`)."""
         return self.people.online(self.presence_timeout_s)
 
-    def frame(self, seat: int, table: Table | None = None) -> dict[str, Any]:
+    def frame(self, seat: int, table: Table | None = None, wire: bool = False) -> dict[str, Any]:
         """The state frame for ``seat`` (0/1) now, or a spectator's for ``seat`` -1, of
-        ``table`` (default the live one): the one place that builds a state frame."""
+        ``table`` (default the live one): the one place that builds a state frame.
+        ``wire``: the frame goes straight to :func:`dump_frame` (its history is put in
+        already encoded, :func:`wire_history`); else it is plain dicts and lists."""
         table = table or self.table
         assert table is not None
         online = self.online()
-        info = {"online": online, "clock": self.clock.info(table), "spectators": self.people.spectator_count()}
+        info = {"online": online, "clock": self.clock.info(table), "spectators": self.people.spectator_count(),
+                "history": wire_history(table) if wire else None}
         if seat < 0:
             return spectator_frame(table, **info)
         return state_frame(table, seat, online[1 - seat], **info)
@@ -90,10 +93,10 @@ class MatchRoom:
         for seat in (0, 1):
             c = self.people.seats[seat]
             if c is not None and not c.closed:
-                c.send(dump_frame(self.frame(seat)))
+                c.send(dump_frame(self.frame(seat, wire=True)))
         watchers = [c for c in self.people.spectators if not c.closed]
         if watchers:
-            text = dump_frame(self.frame(-1))
+            text = dump_frame(self.frame(-1, wire=True))
             for c in watchers:
                 c.send(text)
         self.arm_clock()

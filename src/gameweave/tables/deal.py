@@ -3,6 +3,7 @@ public commitment to them (R8), the engine state, and a resignation (R20)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +20,10 @@ class DealInfo:
     test deck, ``serve --test-decks``: chosen, not shuffled).
 
     The deal's public history (R21) is kept step by step (:meth:`history`,
-    :meth:`history_dicts`): a table that sends every seat and spectator its view after
-    every action would otherwise replay the whole deal for each of them each time.
+    :meth:`history_json`): a table that sends every seat and spectator its view after
+    every action would otherwise replay the whole deal for each of them each time.  Its
+    wire form is kept as JSON text, not dicts: a server holding hundreds of live deals
+    keeps a few strings per step instead of a dozen objects the garbage collector walks.
     """
 
     number: int
@@ -33,8 +36,9 @@ class DealInfo:
     _kept_for: GameState | None = field(default=None, init=False, repr=False, compare=False)
     _shadow: GameState | None = field(default=None, init=False, repr=False, compare=False)
     _events: list[PublicEvent] = field(default_factory=list, init=False, repr=False, compare=False)
-    _dicts: list[dict[str, Any]] = field(default_factory=list, init=False, repr=False, compare=False)
+    _texts: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
     _history: tuple[PublicEvent, ...] = field(default=(), init=False, repr=False, compare=False)
+    _joined: str = field(default="[]", init=False, repr=False, compare=False)
 
     def history(self) -> tuple[PublicEvent, ...]:
         """The deal's public history, as :func:`~gameweave.engine.public_history` gives it:
@@ -43,18 +47,24 @@ class DealInfo:
         self._catch_up()
         return self._history
 
-    def history_dicts(self) -> list[dict[str, Any]]:
-        """The events of :meth:`history` in their wire form (:meth:`PublicEvent.to_dict`),
-        kept with them; the list is shared: read it, never change it."""
+    def history_json(self) -> str:
+        """The events of :meth:`history` in their wire form (:meth:`PublicEvent.to_dict`)
+        as one compact JSON array (text), made once per step and shared by every frame."""
         self._catch_up()
-        return self._dicts
+        return self._joined
+
+    def history_dicts(self) -> list[dict[str, Any]]:
+        """The events of :meth:`history` in their wire form (:meth:`PublicEvent.to_dict`):
+        a new list each call (of :meth:`history_json`)."""
+        result: list[dict[str, Any]] = json.loads(self.history_json())
+        return result
 
     def _catch_up(self) -> None:
         st = self.state
         actions = st.history
         if self._kept_for is not st or len(self._events) > len(actions):  # a new state object
             self._kept_for, self._shadow = st, st.at_start()
-            self._events, self._dicts, self._history = [], [], ()
+            self._events, self._texts, self._history, self._joined = [], [], (), "[]"
         if len(self._events) == len(actions):
             return
         shadow = self._shadow
@@ -62,8 +72,9 @@ class DealInfo:
         for a in actions[len(self._events):]:
             ev = apply_public(shadow, a)
             self._events.append(ev)
-            self._dicts.append(ev.to_dict())
+            self._texts.append(json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False))
         self._history = tuple(self._events)
+        self._joined = "[" + ",".join(self._texts) + "]"
 
     @property
     def over(self) -> bool:
