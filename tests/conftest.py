@@ -68,26 +68,13 @@ def pg_database_url() -> Iterator[str]:
     Raises (so the test fails) if ``GAMEWEAVE_TEST_DATABASE_URL`` is unset or the server
     cannot be reached.
     """
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
+    from pg import fresh_database
 
     base = os.environ.get(PG_ENV)
     if not base:
         raise RuntimeError(f"{PG_ENV} is not set")
-    url = make_url(base)
-    name = f"gw_test_{uuid.uuid4().hex[:16]}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:  # an unreachable server raises here: the test fails
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = :n AND pid <> pg_backend_pid()"), {"n": name})
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        admin.dispose()
+    with fresh_database(base) as url:
+        yield url
 
 
 @pytest.fixture(params=_backends())

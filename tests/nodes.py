@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import httpx
@@ -70,3 +71,44 @@ class Node:
             except subprocess.TimeoutExpired:
                 self.kill()
         self._err.close()
+
+
+class Cluster:
+    """Several :class:`Node` processes on one database and one Redis prefix (a fresh
+    ``gwtest-<hex>``).  :meth:`start` adds ready nodes; :meth:`close` stops them all,
+    deletes the prefix's keys and fails the test if any node logged a traceback."""
+
+    def __init__(self, logs: Path, database_url: str, redis_url: str):
+        self.logs, self.database_url, self.redis_url = logs, database_url, redis_url
+        self.prefix = f"gwtest-{uuid.uuid4().hex[:10]}"
+        self.started: list[Node] = []
+
+    def start(self, n: int, bot_delay: float = 0.05, start_together: bool = True, redis_url: str | None = None,
+              env: dict | None = None) -> list[Node]:
+        """``n`` more nodes (``redis_url`` default: the cluster's), ready; started at once
+        unless ``start_together`` is False (then each is ready before the next starts)."""
+        nodes = []
+        for _ in range(n):
+            i = len(self.started)
+            node = Node(self.logs / f"node{i}.log", "--database-url", self.database_url,
+                        "--redis-url", redis_url or self.redis_url, "--redis-prefix", self.prefix,
+                        "--node-id", f"n{i}", "--bot-delay", str(bot_delay), env=env)
+            self.started.append(node)
+            nodes.append(node)
+            if not start_together:
+                node.wait_ready()
+        return [node.wait_ready() for node in nodes]
+
+    def close(self) -> None:
+        """Stop every node, delete the prefix's keys, check the logs."""
+        import redis
+
+        for node in self.started:
+            node.stop()
+        r = redis.Redis.from_url(self.redis_url)
+        for key in r.scan_iter(f"{self.prefix}:*"):
+            r.delete(key)
+        r.close()
+        for node in self.started:
+            log = node.stderr()
+            assert "Traceback" not in log, log

@@ -21,7 +21,8 @@ import pytest
 
 from gameweave.engine.conformance import build_deck
 
-from nodes import Node
+from nodes import Cluster, Node
+from pg import fresh_database
 
 PG_ENV, REDIS_ENV = "GAMEWEAVE_TEST_DATABASE_URL", "GAMEWEAVE_TEST_REDIS_URL"
 pytestmark = [
@@ -37,55 +38,19 @@ FRAME_WAIT = 1.0
 @pytest.fixture
 def fresh_pg():
     """A new, empty PostgreSQL database (dropped afterwards)."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
-    url = make_url(os.environ[PG_ENV])
-    name = f"gw_nodes_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                              "WHERE datname = :n AND pid <> pg_backend_pid()"), {"n": name})
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        admin.dispose()
+    with fresh_database(os.environ[PG_ENV], "gw_nodes") as url:
+        yield url
 
 
 @pytest.fixture
 def cluster(fresh_pg, tmp_path):
-    """Factory ``cluster(n, bot_delay=0.05)`` -> n ready nodes on one database and one
-    Redis prefix; every node is stopped and the prefix's keys deleted at the end."""
-    import redis
-
-    prefix = f"gwtest-{uuid.uuid4().hex[:10]}"
-    started: list[Node] = []
-
-    def make(n: int, bot_delay: float = 0.05, start_together: bool = True) -> list[Node]:
-        nodes = []
-        for _ in range(n):
-            node = Node(tmp_path / f"node{len(started)}.log", "--database-url", fresh_pg,
-                        "--redis-url", os.environ[REDIS_ENV], "--redis-prefix", prefix,
-                        "--node-id", f"n{len(started)}", "--bot-delay", str(bot_delay))
-            started.append(node)
-            nodes.append(node)
-            if not start_together:
-                node.wait_ready()
-        return [node.wait_ready() for node in nodes]
-
-    yield make
-    for node in started:
-        node.stop()
-    r = redis.Redis.from_url(os.environ[REDIS_ENV])
-    for key in r.scan_iter(f"{prefix}:*"):
-        r.delete(key)
-    r.close()
-    for node in started:
-        log = node.stderr()
-        assert "Traceback" not in log, log
+    """Factory ``cluster(n, bot_delay=0.05, start_together=True, redis_url=None,
+    env=None)`` -> n ready nodes on one database and one Redis prefix
+    (:class:`nodes.Cluster`); every node is stopped, the prefix's keys deleted and the
+    logs checked for tracebacks at the end."""
+    c = Cluster(tmp_path, fresh_pg, os.environ[REDIS_ENV])
+    yield c.start
+    c.close()
 
 
 class Seat:

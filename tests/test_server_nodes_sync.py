@@ -19,54 +19,22 @@ import asyncio
 import os
 import random
 import time
-import uuid
 
 import httpx
 import pytest
 
 from nodes import Node
 from tcpproxy import TcpProxy
-from test_server_nodes import PG_ENV, REDIS_ENV, Seat, assert_in_order, fresh_pg, friend_match, metric, play_steps
+from test_server_nodes import (PG_ENV, REDIS_ENV, Seat, assert_in_order, cluster, fresh_pg, friend_match, metric,
+                               play_steps)
 
-__all__ = ["fresh_pg"]  # a fixture, used by name
+__all__ = ["cluster", "fresh_pg"]  # fixtures, used by name
 
 pytestmark = [
     pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
                        reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
     pytest.mark.nodes,
 ]
-
-
-@pytest.fixture
-def nodes(fresh_pg, tmp_path):
-    """Factory ``nodes(n, redis_url=None, env=None)`` -> n ready nodes on one database and
-    one Redis prefix (``redis_url`` default: the test Redis); stopped at the end, the
-    prefix's keys deleted, and no node log may hold a traceback."""
-    import redis
-
-    prefix = f"gwtest-{uuid.uuid4().hex[:10]}"
-    started: list[Node] = []
-
-    def make(n: int, redis_url: str | None = None, env: dict | None = None, bot_delay: float = 0.05) -> list[Node]:
-        out = []
-        for _ in range(n):
-            node = Node(tmp_path / f"node{len(started)}.log", "--database-url", fresh_pg,
-                        "--redis-url", redis_url or os.environ[REDIS_ENV], "--redis-prefix", prefix,
-                        "--node-id", f"n{len(started)}", "--bot-delay", str(bot_delay), env=env)
-            started.append(node)
-            out.append(node)
-        return [node.wait_ready() for node in out]
-
-    yield make
-    for node in started:
-        node.stop()
-    r = redis.Redis.from_url(os.environ[REDIS_ENV])
-    for key in r.scan_iter(f"{prefix}:*"):
-        r.delete(key)
-    r.close()
-    for node in started:
-        log = node.stderr()
-        assert "Traceback" not in log, log
 
 
 async def _versions_over_http(nodes: list[Node], mid: str, token: str, want: int, until: float) -> list[int]:
@@ -155,7 +123,7 @@ async def _outage(proxy: TcpProxy, seats: dict[int, Seat], nodes: list[Node], mi
 
 @pytest.mark.long
 @pytest.mark.timeout(300)
-def test_redis_away_10_s_five_times_every_socket_on_every_node_is_current_within_2_s(nodes, fresh_pg):
+def test_redis_away_10_s_five_times_every_socket_on_every_node_is_current_within_2_s(cluster, fresh_pg):
     """The fault of issue 18 (5 of 7 runs): after Redis came back, a move committed about
     a second later sometimes never reached the other node.  Now every socket (both
     seats, both nodes) and the HTTP view on both nodes are at the stored version within
@@ -163,7 +131,7 @@ def test_redis_away_10_s_five_times_every_socket_on_every_node_is_current_within
     redis_port = int(os.environ[REDIS_ENV].rsplit(":", 1)[1].split("/")[0])
     proxy = TcpProxy("127.0.0.1", redis_port)
     try:
-        a, b = nodes(2, redis_url=f"redis://127.0.0.1:{proxy.port}/0")
+        a, b = cluster(2, redis_url=f"redis://127.0.0.1:{proxy.port}/0")
         mid, tok1, tok2 = friend_match(a, b)
 
         async def scenario() -> list[float]:
@@ -215,10 +183,10 @@ def _deal_through_two_nodes(a: Node, b: Node, rules: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("rules", ["classic", "anglo-american"])
-def test_a_deal_through_two_nodes_reloads_nothing(nodes, rules):
+def test_a_deal_through_two_nodes_reloads_nothing(cluster, rules):
     """Ints on the bus (issue 18): the other node applies every step from the event
     (never a reload from the database), in the profiles whose text differs too."""
-    a, b = nodes(2)
+    a, b = cluster(2)
     _deal_through_two_nodes(a, b, rules, seed=31)
     for node in (a, b):
         assert metric(node, "gameweave_match_reloads_total") == 0, node.stderr()[-3000:]
@@ -237,13 +205,13 @@ def _same_clock(f1: dict, f2: dict) -> None:
 
 
 @pytest.mark.timeout(120)
-def test_after_a_timeout_both_nodes_send_the_same_clock_and_timed_out(nodes):
+def test_after_a_timeout_both_nodes_send_the_same_clock_and_timed_out(cluster):
     """Issue 18: the node that does not hold a match's clock showed a wrong clock after a
     timeout (bank 1.5 instead of 0, deadline 4,500 ms instead of 3,000, no timed_out, a
     different away).  Seat 1 on node A, seat 2 on node B, a 60 s clock scaled to 3 s and a
     1.5 s bank: nobody acts, the server plays for seat 1 twice."""
     env = {"GAMEWEAVE_CLOCK_SCALE": "0.05", "GAMEWEAVE_PRESENCE_TIMEOUT_S": "60"}
-    a, b = nodes(2, env=env)
+    a, b = cluster(2, env=env)
     m = httpx.post(a.url + "/api/matches", json={"opponent": "friend", "format": "tally", "clock": 60}).json()
     invite = m["invite_url"].rsplit("/", 1)[1]
     tok2 = httpx.post(f"{b.url}/api/matches/{m['match_id']}/join", json={"invite": invite}).json()["token"]

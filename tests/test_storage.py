@@ -157,3 +157,31 @@ def test_migration_0002_upgrades_a_0001_database_with_matches_in_it(db_url):
 
     assert loaded.test is False and stakes(loaded) is None and loaded.target == 2
     store.close()
+
+
+def test_the_group_commit_keeps_its_connection_and_replaces_one_the_database_closed(pg_database_url):
+    """The group commit keeps one connection on its thread (no pool ping per commit);
+    when PostgreSQL ends that session (a restart, an administrator), the next commit
+    goes through on a new connection instead of failing."""
+    from sqlalchemy import create_engine
+
+    store = Store(pg_database_url)
+    table, tok1 = _new_table(store)
+    tok2 = "seat-two-token"
+    assert store.join(table.match_id, hash_token(tok2))
+    table.token_hashes[1] = hash_token(tok2)
+    rng = random.Random(4)
+    _play(store, table, [tok1, tok2], rng, 1)
+    kept = store._writer()
+    _play(store, table, [tok1, tok2], rng, 1)
+    assert store._writer() is kept  # the same connection, commit after commit
+    pid = kept.connection.dbapi_connection.info.backend_pid
+    admin = create_engine(pg_database_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        assert conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar() is True
+    admin.dispose()
+    _play(store, table, [tok1, tok2], rng, 1)  # stored on a new connection, not refused
+    assert store._writer() is not kept
+    assert store.count_actions(table.match_id) == 3
+    assert store.load(table.match_id).version == table.version
+    store.close()

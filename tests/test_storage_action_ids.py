@@ -7,13 +7,14 @@ mode) always, and on PostgreSQL when ``GAMEWEAVE_TEST_DATABASE_URL`` is set."""
 from __future__ import annotations
 
 import random
-import uuid
 from datetime import UTC, datetime
 
 import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
+
+from pg import fresh_database
 
 from gameweave.engine import TURN, format_action, kind_of, parse_action
 from gameweave.engine.actions import MELD, TABLE
@@ -32,21 +33,8 @@ def empty_db(db_url):
     if db_url.startswith("sqlite"):
         yield db_url
         return
-    from sqlalchemy.engine import make_url
-
-    url = make_url(db_url)
-    name = f"gw_mig_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                              "WHERE datname = :n AND pid <> pg_backend_pid()"), {"n": name})
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        admin.dispose()
+    with fresh_database(db_url, "gw_mig") as url:
+        yield url
 
 
 def _alembic(url: str, target: str, down: bool = False) -> None:
