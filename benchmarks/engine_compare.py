@@ -66,6 +66,7 @@ def prepare(E: Any, rules: str, deals: int, metric: str) -> Any:
     ``(steps, CPU seconds)``; its set-up (decks, recorded deals) is done here."""
     decks = [E.shuffled_deck(s) for s in range(deals)]
     G = E.GameState
+    apply_public = getattr(E, "apply_public", None) or E.view.apply_public  # exported since issue 18
     clock = time.process_time
 
     def playout() -> tuple[int, float]:
@@ -108,7 +109,7 @@ def prepare(E: Any, rules: str, deals: int, metric: str) -> Any:
             while not st.is_over:
                 legal = st.legal_actions()
                 E.seat_view(st, st.to_act, tuple(events), legal)
-                events.append(E.apply_public(st, choice(legal)))
+                events.append(apply_public(st, choice(legal)))
                 n += 1
         return n, clock() - t0
 

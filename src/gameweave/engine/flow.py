@@ -175,25 +175,34 @@ class SingleMeldFlow:
         mask = action >> PAYLOAD_SHIFT
         rest = mask ^ (1 << card)
         used = rest & st.hands[seat]
-        melds = st.melds[seat][:]
         if used:
-            melds.append(mask)
-        else:
+            melds = st.melds[seat] + [mask]
+            if len(melds) > 1:
+                melds.sort(key=lowest_bit)
+        else:  # the card extends meld ``rest``: its place changes only if it is its lowest
+            melds = st.melds[seat][:]
             melds[melds.index(rest)] = mask
-        if len(melds) > 1:
-            melds.sort(key=lowest_bit)
-        return (melds, _ext_union(self.tab, melds), st.table_cards[seat] | mask,
-                st.table_counts[seat] + 1 + used.bit_count(), used)
+            if (1 << card) < (rest & -rest) and len(melds) > 1:
+                melds.sort(key=lowest_bit)
+        ext = 0  # _ext_union inlined: one step in ten is a meld
+        table = self.tab.ext
+        for m in melds:
+            ext |= table[m]
+        return melds, ext, st.table_cards[seat] | mask, st.table_counts[seat] + 1 + used.bit_count(), used
 
     def force_change(self, st: Tables, target: Seat, card: int, force: int) -> TableChange | None:
         """R15: ``target``'s table once ``card`` joins its meld number ``force`` (it is on
         the table at once; the target then throws, or has won)."""
         melds = st.melds[target][:]
-        melds[force - 1] |= 1 << card
-        if len(melds) > 1:
+        joined = melds[force - 1]
+        melds[force - 1] = joined | 1 << card
+        if (1 << card) < (joined & -joined) and len(melds) > 1:  # its lowest card: it may move
             melds.sort(key=lowest_bit)
-        return (melds, _ext_union(self.tab, melds), st.table_cards[target] | 1 << card,
-                st.table_counts[target] + 1, 0)
+        ext = 0  # _ext_union inlined, as in meld_change
+        table = self.tab.ext
+        for m in melds:
+            ext |= table[m]
+        return melds, ext, st.table_cards[target] | 1 << card, st.table_counts[target] + 1, 0
 
     def forced_meld(self, melds_before: tuple[Mask, ...], card: int, force: int) -> Mask:
         """The meld a gameweave force made: meld ``force`` of ``melds_before`` plus

@@ -43,7 +43,7 @@ from .decisions import (
 )
 from .deck import HAND_SIZE, STOCK_START, dealt_hands, shuffled_deck, validate_deck
 from .errors import IllegalActionError, UnparsableError
-from .flow import Flow, TableChange, flow_for
+from .flow import Flow, flow_for
 from .reasons import why_illegal
 from .rules import GAMEWEAVE, Rules, find_profile
 
@@ -332,7 +332,7 @@ class GameState:
         Implements R10-R19, by action kind, the most frequent first: turning (R10.2) and
         tablas (R17); refusing (R11) and throwing (R13), each perhaps forcing (R15,
         R18e); forcing back (R19, :meth:`_force`); melding a taken or forced card (R12,
-        R18) and winning at eleven (R16, R18f, :meth:`_meld`).
+        R18) and winning at eleven (R16, R18f).
         """
         seat = self.to_act
         self.history.append(a)
@@ -378,30 +378,27 @@ class GameState:
         elif k == FORCE_KIND:  # R19: the refused card goes back onto its turner
             self.refused = False
             self._force(self.live_from, self.card, 1)
-        else:  # MELD, TABLE
-            self._meld(seat, a)
-
-    def _meld(self, seat: Seat, a: Action) -> None:
-        """R12 / R18: meld the live, turned or forced card; R16: eleven on the table win."""
-        if self.phase == PH_FORCED:
-            card = self.forced
-            self.forced = -1
-        else:
-            card = self.card
-        # :meth:`_lay` inlined: one step in ten is a meld
-        melds, ext, cards, count, from_hand = self.flow.meld_change(self, seat, a, card)
-        self.melds[seat] = melds
-        self.extensions[seat] = ext
-        self.table_cards[seat] = cards
-        self.table_counts[seat] = count
-        self.hands[seat] ^= from_hand
-        self.card = -1
-        self.live_from = -1
-        self.refused = False
-        if self.table_counts[seat] >= WIN_COUNT:
-            self._win(seat)
-        else:
-            self.phase = PH_THROW
+        else:  # MELD, TABLE — R12 / R18: meld the live, turned or forced card
+            if self.phase == PH_FORCED:
+                card = self.forced
+                self.forced = -1
+            else:
+                card = self.card
+            # inlined, as this whole branch (one step in ten is a meld)
+            melds, ext, cards, count, from_hand = self.flow.meld_change(self, seat, a, card)
+            self.melds[seat] = melds
+            self.extensions[seat] = ext
+            self.table_cards[seat] = cards
+            self.table_counts[seat] = count
+            if from_hand:
+                self.hands[seat] ^= from_hand
+            self.card = -1
+            self.live_from = -1
+            self.refused = False
+            if count >= WIN_COUNT:  # R16: eleven on the table win
+                self._win(seat)
+            else:
+                self.phase = PH_THROW
 
     def _force(self, target: Seat, card: int, force: int) -> None:
         """R15/R19: put ``card`` on ``target``: at once on a numbered meld (gameweave)
@@ -414,20 +411,15 @@ class GameState:
             self.forced = card
             self.phase = PH_FORCED
             return
-        self._lay(target, change)
-        if self.table_counts[target] >= WIN_COUNT:
+        melds, ext, cards, count, _ = change  # a force brings no hand card
+        self.melds[target] = melds
+        self.extensions[target] = ext
+        self.table_cards[target] = cards
+        self.table_counts[target] = count
+        if count >= WIN_COUNT:
             self._win(target)  # R16: a forced card counts towards eleven
         else:
             self.phase = PH_THROW
-
-    def _lay(self, seat: Seat, change: TableChange) -> None:
-        """Lay down a flow's :data:`~gameweave.engine.flow.TableChange` on ``seat``'s table."""
-        melds, ext, cards, count, from_hand = change
-        self.melds[seat] = melds
-        self.extensions[seat] = ext
-        self.table_cards[seat] = cards
-        self.table_counts[seat] = count
-        self.hands[seat] ^= from_hand
 
     def _win(self, seat: Seat) -> None:
         self._end(WON, seat)
