@@ -449,7 +449,7 @@ def test_hint_shows_each_choice_win_chance_and_level_picks_the_opponent():
     assert res.exit_code == 0, res.output
     out = res.output
     assert "Win chance of each choice, a tablas counting half (the master level's estimate" in out
-    assert "% to win · wins " in out and "%, tablas " in out
+    assert "% to win (wins " in out and "% counting half)" in out
     assert "1 to 1" not in out
     bad = runner.invoke(app, ["play", "--level", "grandmaster", "--no-record"], input="q\n")
     assert bad.exit_code == 2 and "--level must be one of beginner" in bad.output

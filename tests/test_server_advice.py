@@ -125,6 +125,7 @@ def test_analysis_of_a_finished_deal_only(tmp_path, table_server, friend_match, 
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["deal"] == 1 and body["mistake_drop"] == 0.1 and body["decisions"]
+    assert (body["status"], body["winner"]) == ("won", 2)  # seat 1 resigned it (R20)
     assert [(d["seat"], d["step"]) for d in body["decisions"]] == [(1, 2)]  # turn had one choice
     for d in body["decisions"]:
         assert d["best_win_chance"] >= d["played_win_chance"] - 1e-9

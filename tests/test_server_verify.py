@@ -105,3 +105,17 @@ def test_a_match_record_without_commitments_says_the_shuffle_was_not_checked(tmp
     assert res.exit_code == 0, res.output
     assert "replay OK: classic match, 2 deals" in res.output
     assert "only the replay was checked, not the shuffle" in res.output
+
+
+def test_r20_a_resigned_deal_download_verifies_to_where_the_seat_resigned(tmp_path, won):
+    """A deal resigned after 3 actions (PROTOCOL §3.6: ``result.resigned``) replays to
+    there, and counts as won by the other seat (R20)."""
+    resigned = json.loads(json.dumps(won))
+    resigned["record"]["actions"] = resigned["record"]["actions"][:3]
+    resigned["result"] = {"status": "won", "winner": 1, "resigned": 2}
+    res = _verify(tmp_path, resigned)
+    assert res.exit_code == 0, res.output
+    assert "commitment OK" in res.output and "seat 1 won (seat 2 resigned after 3 actions)" in res.output
+    resigned["result"]["winner"] = 2  # the resigning seat cannot be the winner
+    res = _verify(tmp_path, resigned)
+    assert res.exit_code == 1 and "FAILED" in res.output, res.output

@@ -201,8 +201,9 @@ def verify(
     rules: str | None = typer.Option(None, "--rules", help="Rule profile (§V) of a record that names none."),
 ) -> None:
     """Check a deal's fair shuffle: sha256(deck + " " + salt) equals the commitment given
-    when the deal started, the record replays under the rules to the end of the deal, and
-    the file's stated result (if any) is the one the replay gives.
+    when the deal started, the record replays under the rules to the end of the deal (or,
+    for a download whose result says a seat resigned, to where it resigned: R20), and the
+    file's stated result (if any) is the one the replay gives.
 
     A match record (§VII) is replayed deal by deal and counted (R20); a deal of it that
     carries ``salt`` and ``commitment`` has them checked too.
@@ -241,7 +242,12 @@ def verify(
     except GameweaveError as exc:
         typer.echo(f"FAILED: the record does not replay: {exc}", err=True)
         raise typer.Exit(1) from None
-    if state.status == "won":
+    stated = obj.get("result") if isinstance(obj, dict) and "record" in obj else None
+    resigned = stated.get("resigned") if isinstance(stated, dict) else None
+    if not state.is_over and resigned in (1, 2) and not isinstance(resigned, bool):
+        state.concede(resigned - 1)  # R20: a resigned deal counts as won by the other seat
+        result = f"seat {state.winner + 1} won (seat {resigned} resigned after {len(rec.actions)} actions)"
+    elif state.status == "won":
         result = f"seat {state.winner + 1} won"
     elif state.status == "tablas":
         result = "tablas"
@@ -252,7 +258,6 @@ def verify(
         )
         raise typer.Exit(1)
     replayed = {"status": state.status, "winner": state.winner + 1 if state.status == "won" else None}
-    stated = obj.get("result") if isinstance(obj, dict) and "record" in obj else None
     if stated is not None:
         if not isinstance(stated, dict) or {k: stated.get(k) for k in ("status", "winner")} != replayed:
             typer.echo(f"FAILED: the file says the deal ended {_result_text(stated)}, "

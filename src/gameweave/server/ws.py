@@ -77,7 +77,7 @@ def parse_frame(msg: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str, str
         return None, "malformed", "unknown message type; use hello, action, next_deal, resign, phrase, heartbeat or ping"
     extra = sorted(k for k in obj if k not in allowed)
     if extra:
-        return None, "malformed", f"'{str(extra[0])[:40]}' is not a field of a {kind} frame"
+        return None, "malformed", f"'{str(extra[0])[:40]}' is not a field of {'an' if kind[:1] in 'aeiou' else 'a'} {kind} frame"
     return obj, "", ""
 
 

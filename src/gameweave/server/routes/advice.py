@@ -90,10 +90,13 @@ async def get_analysis(n: int, seat_of: SeatDep) -> dict:
     legal action) the action played and its win chance, the best action and its win
     chance, the drop and whether it is a mistake (a drop of 10 points or more).  Each
     decision is judged from the deciding seat's view then (R21).  Cached per deal.
-    ``unknown_deal`` (404), ``deal_not_over`` (409)."""
+    ``status`` and ``winner`` are the deal's result (a resigned deal is won by the other
+    seat, R20).  ``unknown_deal`` (404), ``deal_not_over`` (409)."""
     table, _seat = seat_of
     download = record_download(table, n)
-    return {"deal": n, **await run_in_threadpool(_analysis, (table.match_id, n), download["record"])}
+    out = await run_in_threadpool(_analysis, (table.match_id, n), download["record"])
+    result = download["result"]  # a resigned deal's record stops where a seat resigned (R20)
+    return {"deal": n, **out, "status": result["status"], "winner": result["winner"]}
 
 
 __all__ = ["ANALYSIS_CACHE_SIZE", "HINT_LEVEL", "router"]
