@@ -497,3 +497,13 @@ def test_spanish_verbs_and_words_can_be_typed():
                         input="ayuda\nhistorial\nvoltear\n" + "salir\n")
     assert res.exit_code == 0, res.output
     assert "no entiendo" not in res.output and "Te levantaste de la mesa." in res.output
+
+
+def test_r3_a_card_that_is_none_is_named_in_spanish_too():
+    """In Spanish, ``throw Zz`` and ``descartar Zz`` say that Zz is not a card (R3), as
+    English does; a line with no verb of the game is still "not understood"."""
+    res = runner.invoke(app, ["play", "--lang", "es", "--bot", "random", "--to", "1", "--seed", "5", "--no-record"],
+                        input="throw Zz\ndescartar Qx\nzz\nsalir\n")
+    assert res.exit_code == 0, res.output
+    assert "'Zz' no es una carta" in res.output and "'Qx' no es una carta" in res.output
+    assert "no entiendo 'zz'" in res.output
