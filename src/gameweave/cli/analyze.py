@@ -134,7 +134,8 @@ def _lines(label: str, d: dict[str, Any], drop: float, lang: str,
     """The terminal table of one analysed deal; under each decision its moves in ``words``."""
     words = words or {}
     result = _w(f"status.{d['status']}", lang) if d["winner"] is None else _w("won_by", lang, n=d["winner"])
-    out = [_w("header", lang, label=label, rules=d["rules"], result=result, level=d["level"],
+    level = translate(f"page.bot_option.{d['level']}", lang).lower()  # the level's name, as the lobby says it
+    out = [_w("header", lang, label=label, rules=d["rules"], result=result, level=level,
               decisions=len(d["decisions"]), seconds=f"{d['seconds']:.1f}")]
     col = {k: _w(f"col.{k}", lang) for k in ("step", "seat", "decision", "played", "best", "win")}
     out.append(f"{col['step']:>4} {col['seat']:>4}  {col['decision']:<16} {col['played']:<26} {col['win']:>6}  "
