@@ -85,7 +85,8 @@ def parse_card(text: str) -> int:
     """
     card = _PARSE.get(text.strip())
     if card is None:
-        raise UnparsableError(f"not a card: {text!r} (write rank then suit, e.g. 7h, Ks)")
+        raise UnparsableError(f"not a card: {text!r} (write rank then suit, e.g. 7h, Ks)", reason="not_a_card",
+                              text=text.strip())
     return card
 
 

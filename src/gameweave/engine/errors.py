@@ -22,7 +22,14 @@ class GameweaveError(ValueError):
 
 
 class UnparsableError(GameweaveError):
-    """Text that is not a card, an action, a record or a profile name at all (R3, §VII)."""
+    """Text that is not a card, an action, a record or a profile name at all (R3, §VII).
+
+    Attributes: ``text``, the word that could not be read, where one word is to blame
+    (reason ``not_a_card``: the word that should be a card, R3), else None."""
+
+    def __init__(self, message: str = "", *, reason: str | None = None, text: str | None = None) -> None:
+        super().__init__(message, reason=reason)
+        self.text = text
 
 
 class IllegalActionError(GameweaveError):

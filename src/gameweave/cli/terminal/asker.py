@@ -18,8 +18,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.markup import escape
 
-from ...engine import GameweaveError, SeatView, find_profile, format_cards, parse_action, parse_card, parse_cards
-from ...engine.actions import KIND_NAMES
+from ...engine import GameweaveError, SeatView, find_profile, format_cards, parse_action, parse_cards
 from ...engine.errors import UnparsableError
 from ...i18n import DEFAULT_LANGUAGE, messages, translate
 from ...tables import Choice, help_data, seat_choices
@@ -206,8 +205,8 @@ class Asker:
                 return self.choose_by_cards(view, choices, cards)
             why = reason(exc, tty.lang)
             if tty.lang != "en" and isinstance(exc, UnparsableError):  # the codec's words are English
-                bad = _first_bad_card(typed_notation(text, tty.lang))
-                why = tty.t("not_a_card", card=repr(bad)) if bad else tty.t("not_understood", text=repr(text))
+                why = tty.t("not_a_card", card=repr(exc.text)) if exc.reason == "not_a_card" \
+                    else tty.t("not_understood", text=repr(text))
             self.con.print(f"[red]{escape(tty.t('bad_text', reason=why, how=tty.how(n)))}[/]")
             return None
         for c in choices:
@@ -250,20 +249,3 @@ class Asker:
 
 
 __all__ = ["MANY_MELDS", "YES", "Asker", "Quit", "Reader", "hand_cards", "is_common", "reason"]
-
-
-def _first_bad_card(notation: str) -> str | None:
-    """The first word of a typed action (§VII: a verb, then cards, meld numbers, ``|``)
-    that should be a card and is not (R3); None if it starts with no verb or has none."""
-    words = notation.replace(",", " ").split()
-    if not words or words[0].lower() not in KIND_NAMES:
-        return None
-    for w in words[1:]:
-        if w.isdigit() or w == "|" or w.lower() in KIND_NAMES or w.lower() == "onto":
-            continue
-        try:
-            parse_card(w)
-        except UnparsableError:
-            return w
-    return None
-
