@@ -145,7 +145,8 @@ class Asker:
 
         est = {e.action: e for e in hint(view, self.hint_level, seed=0)}
         best = max(est.values(), key=lambda e: e.score).action
-        self.con.print(f"[bold]{self.tty.t('hint_head', level=self.hint_level)}[/]")
+        level = translate(f"page.bot_option.{self.hint_level}", self.tty.lang).lower()  # as the lobby names it
+        self.con.print(f"[bold]{self.tty.t('hint_head', level=level)}[/]")
         for i, c in enumerate(shown, 1):
             e = est[c.action]
             mark = " *" if c.action == best else ""
