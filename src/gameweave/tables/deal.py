@@ -35,8 +35,6 @@ class DealInfo:
     resigned: int | None = None
     _kept_for: GameState | None = field(default=None, init=False, repr=False, compare=False)
     _shadow: GameState | None = field(default=None, init=False, repr=False, compare=False)
-    _events: list[PublicEvent] = field(default_factory=list, init=False, repr=False, compare=False)
-    _texts: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
     _history: tuple[PublicEvent, ...] = field(default=(), init=False, repr=False, compare=False)
     _joined: str = field(default="[]", init=False, repr=False, compare=False)
 
@@ -62,19 +60,18 @@ class DealInfo:
     def _catch_up(self) -> None:
         st = self.state
         actions = st.history
-        if self._kept_for is not st or len(self._events) > len(actions):  # a new state object
+        if self._kept_for is not st or len(self._history) > len(actions):  # a new state object
             self._kept_for, self._shadow = st, st.at_start()
-            self._events, self._texts, self._history, self._joined = [], [], (), "[]"
-        if len(self._events) == len(actions):
+            self._history, self._joined = (), "[]"
+        seen = len(self._history)
+        if seen == len(actions):
             return
         shadow = self._shadow
         assert shadow is not None
-        for a in actions[len(self._events):]:
-            ev = apply_public(shadow, a)
-            self._events.append(ev)
-            self._texts.append(json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False))
-        self._history = tuple(self._events)
-        self._joined = "[" + ",".join(self._texts) + "]"
+        new = tuple(apply_public(shadow, a) for a in actions[seen:])
+        texts = ",".join(json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False) for ev in new)
+        self._history += new
+        self._joined = self._joined[:-1] + ("," if seen else "") + texts + "]"
 
     @property
     def over(self) -> bool:
