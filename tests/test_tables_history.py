@@ -33,15 +33,17 @@ def test_r21_the_kept_history_is_the_replayed_one_at_every_step(rules: str) -> N
         assert len(t.deal.history_dicts()) == len(t.state.history)
 
 
-def test_r21_a_wire_frame_is_the_plain_frame_encoded() -> None:
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_r21_a_wire_frame_is_the_plain_frame_encoded(rules: str) -> None:
     """The frames sent to sockets carry the kept, already-encoded history
     (server/frames.py wire_history); decoded, each is the frame the HTTP view builds."""
     from gameweave.server.connection import dump_frame
     from gameweave.server.room import MatchRoom
 
-    rng = random.Random("wire")
+    rng = random.Random(f"wire-{rules}")
     deck, salt = secure_deck()
-    t, _tok = Table.create(opponent="bot", bot="random", format="tally", target=0, deck=deck, salt=salt)
+    t, _tok = Table.create(opponent="bot", bot="random", format="tally", target=0, deck=deck, salt=salt,
+                           rules=rules)
     room = MatchRoom(t)
     steps = 0
     while not t.state.is_over:
