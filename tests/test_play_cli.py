@@ -47,7 +47,10 @@ def test_whole_deal_with_scripted_input(bot):
     assert "Deal 1 is over" in out
     assert f"{bot.capitalize()} bot's hand was:" in out  # the opponent's hand is shown at the end of a deal
     assert "Tally: you" in out
-    assert "won the match" in out or "match is drawn" in out
+    # a running tally has no end (R20): the last line says where it stands, not who won
+    assert re.search(r"After 1 deal (you are ahead|you are level|\S.* is ahead), \d – \d \(a match of this "
+                     r"format has no end\)", " ".join(out.split())), out[-400:]
+    assert "won the match" not in out
 
 
 def test_first_to_match_and_invalid_input_prompts_again():
@@ -188,14 +191,17 @@ def test_play_every_profile_to_the_end_with_scripted_input(rules):
     out = " ".join(res.output.split())  # Rich wraps at the console width
     assert "Traceback" not in out
     name = "anglo-american" if rules == "pagat" else rules
-    assert f"({name} rules:" in out and "drawn at random" in out
+    title = {"anglo-american": "Anglo-American (Pagat)", "classic": "Classic"}[name]  # the profile by its name
+    assert f"({title} rules:" in out and "drawn at random" in out
     assert "Deal 2 is over" in out
     if name == "classic":
         assert "stakes (base 1, doubled after tablas)" in out and "next stake" in out
     if rules in ("anglo-american", "pagat"):  # first to 3: two deals cannot end it, and no verdict is given
         assert "Stopped after 2 deals, before anyone won 3" in out and "won the match" not in out
-    else:
-        assert "won the match" in out or "match is drawn" in out
+    else:  # classic plays for stakes, which have no end (R20): where it stands, and the balance
+        assert "After 2 deals" in out and "(a match of this format has no end)" in out and "balance" in out
+        assert "won the match" not in out
+        assert "Press Enter for deal 2" in out  # a pause between the deals
 
 
 def test_play_shows_r18_tables_and_the_forced_decision_somewhere_in_random_deals():
@@ -425,7 +431,8 @@ def test_terminal_play_in_spanish_with_scripted_input_and_a_name():
     assert "Cómo se juega" in out and "Palabras del juego" in out and "corrida" in out  # ? in Spanish
     assert "Esta mano hasta ahora" in out  # h
     assert "Terminó la mano 1" in out and "Cuenta: tú" in out
-    assert "Ganaste la partida" in out or "ganó la partida" in out or "queda empatada" in out
+    flat = " ".join(out.split())
+    assert "Tras 1 mano" in flat and "(una partida así no tiene final)" in flat  # a tally has no end (R20)
     leaked = [w for w in _english_terminal_words() if w in out]
     assert not leaked, leaked[:5]
 
@@ -507,3 +514,43 @@ def test_r3_a_card_that_is_none_is_named_in_spanish_too():
     assert res.exit_code == 0, res.output
     assert "'Zz' no es una carta" in res.output and "'Qx' no es una carta" in res.output
     assert "no entiendo 'zz'" in res.output
+
+
+def test_play_names_the_default_bot_and_the_profile_as_the_page_does():
+    """The default opponent is the page's default (the intermediate level, by its page
+    name), and the profile is named in the run's language (Spanish: "Clásico", not the
+    profile's key)."""
+    res = runner.invoke(app, ["play", "--lang", "es", "--rules", "classic", "--deals", "1", "--seed", "3",
+                              "--no-record"], input="q\n")
+    assert res.exit_code == 0, res.output
+    flat = " ".join(res.output.split())
+    assert "contra Bot intermedio" in flat and "Mano 1 · Clásico" in flat
+    assert "classic" not in flat
+    res = runner.invoke(app, ["play", "--rules", "classic", "--deals", "1", "--seed", "3", "--no-record"],
+                        input="q\n")
+    flat = " ".join(res.output.split())
+    assert "against Intermediate bot" in flat and "Deal 1 · Classic rules" in flat
+
+
+def test_play_pauses_between_deals_and_q_there_leaves():
+    from rich.console import Console
+
+    from gameweave.cli.terminal.asker import Quit
+    from gameweave.cli.terminal.match import pause
+    from gameweave.cli.terminal.screen import Terminal
+
+    res = runner.invoke(app, ["play", "--bot", "random", "--deals", "2", "--seed", "4", "--no-record"],
+                        input="1\n" * 1000)
+    out = res.output
+    assert out.count("Press Enter for deal 2") == 1 and "Press Enter for deal 3" not in out
+    before, after = out.split("Press Enter for deal 2", 1)
+    assert "Deal 1 is over" in before and "Deal 2 is over" in after and "Deal 1 is over" not in after
+    for typed, leaves in (("", False), ("1", False), ("q", True), ("salir", True)):
+        con = Console(file=__import__("io").StringIO())
+        con.input = lambda prompt="", typed=typed: typed  # type: ignore[method-assign]
+        tty = Terminal(con, "es")
+        if leaves:
+            with pytest.raises(Quit):
+                pause(tty, 2)
+        else:
+            pause(tty, 2)

@@ -7,7 +7,7 @@ cards by suit, the stock count, the match tally and stakes balance (R20), what j
 happened in plain words (``h`` shows the deal's whole public history), and every legal
 action as a numbered choice (built by :mod:`gameweave.tables.choices`, as on the page).
 A move that publicly hands the opponent the deal asks for a confirmation first.  The bot,
-named as on the page ("Greedy bot"), decides from its own view only.  At the end of a
+named as on the page ("Intermediate bot" by default), decides from its own view only.  At the end of a
 deal the opponent's hand is shown; the finished deals are saved as a match record
 (§VII).  Keyboard only: a number (or an action in §VII notation, e.g. ``throw Ks``),
 ``?`` or ``help`` for the rules (from ``tables/help.json``), ``q`` to leave; Ctrl-C or end
@@ -58,7 +58,7 @@ console that cannot print them, as the §VII letters (``Ad``); typed input takes
 
 @app.command()
 def play(
-    bot: str | None = typer.Option(None, "--bot", help="Opponent: " + BOT_NAMES + " (default greedy)."),
+    bot: str | None = typer.Option(None, "--bot", help="Opponent: " + BOT_NAMES + " (default: the intermediate level, as on the page)."),
     rules: str = typer.Option("gameweave", "--rules", help=RULES_HELP),
     fmt: str | None = typer.Option(None, "--format", help="Match format: first_to, tally or stakes (stakes in "
                                                           "classic only). Default: the profile's."),
@@ -129,12 +129,13 @@ def play(
 
 
 def _opponent(bot: str | None, level: str | None) -> str:
-    """The bot to play: ``--bot`` or ``--level`` (not both; default greedy).  A level that
+    """The bot to play: ``--bot`` or ``--level`` (not both; default the ``intermediate``
+    level, the page's default opponent, named as there).  A level that
     is none of the levels is one error line and exit status 2."""
     if level is not None and bot is not None:
         error("give --bot or --level, not both", 2)
     if level is None:
-        return bot or "greedy"
+        return bot or "intermediate"
     from ..bots import level_names
 
     if level.strip().lower() not in level_names():

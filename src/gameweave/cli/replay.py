@@ -23,6 +23,7 @@ from ..engine import (
     format_cards, public_history, snapshot,
 )
 from ..i18n import DEFAULT_LANGUAGE, translate
+from ..tables import profile_title
 from ..tables.words import LETTERS, decision_words, history_lines
 from .app import RULES_HELP, app
 from .common import error, language_or_exit, options_or_exit, profile_or_exit, read_records
@@ -145,9 +146,9 @@ def _record_header(n: int, rec: Any, match: Match | None, lang: str) -> str:
     """The first line of a record's report: its profile, format (R20), opener and length."""
     if match is not None:
         deals = _w("deals_one" if len(rec.deals) == 1 else "deals_many", lang, count=len(rec.deals))
-        return _w("record.match", lang, n=n, rules=rec.rules, format=match_format_text(match, lang),
+        return _w("record.match", lang, n=n, rules=profile_title(rec.rules, lang), format=match_format_text(match, lang),
                   opener=rec.first_opener + 1, deals=deals)
-    return _w("record.deal", lang, n=n, rules=rec.rules, opener=rec.opener + 1, actions=len(rec.actions))
+    return _w("record.deal", lang, n=n, rules=profile_title(rec.rules, lang), opener=rec.opener + 1, actions=len(rec.actions))
 
 
 def _deal_text(state: GameState, indent: str, lang: str) -> str:
@@ -279,7 +280,7 @@ def demo(
         if not record_only:
             typer.echo(text)
 
-    echo(_w("demo.intro", language, seed=seed, rules=profile.name, opener=first + 1, drawn=drawn))
+    echo(_w("demo.intro", language, seed=seed, rules=profile_title(profile.name, language), opener=first + 1, drawn=drawn))
     records = []
     for d in range(deals):
         if match.is_over:

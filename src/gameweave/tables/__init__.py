@@ -13,7 +13,8 @@ from .choices import Choice, choice_of, progress, seat_choices
 from .deal import DealInfo
 from .decks import TestDeckError, TestDecks, read_test_decks
 from .errors import TableError
-from .help import all_profile_offers, check_new_match, formats_of, help_data, help_for_wire, profile_offers
+from .help import (all_profile_offers, check_new_match, formats_of, help_data, help_for_wire, profile_offers,
+                   profile_title)
 from .phrases import PHRASES, is_phrase
 from .policy import CLOCK_BANK, CLOCKS, MAX_NAME, check_clock, check_name, clock_bank
 from .secrets import commitment, deck_text, hash_token, new_id, new_invite, new_token, secure_deck
@@ -22,7 +23,7 @@ from .table import Table
 __all__ = [
     "CLOCK_BANK", "CLOCKS", "MAX_NAME", "PHRASES", "check_clock", "check_name", "clock_bank", "is_phrase", "Choice",
     "DealInfo", "Table", "TableError", "TestDeckError", "TestDecks", "all_profile_offers",
-    "check_new_match", "choice_of", "commitment", "deck_text", "formats_of", "hash_token", "help_data",
+    "check_new_match", "choice_of", "commitment", "deck_text", "formats_of", "hash_token", "help_data", "profile_title",
     "help_for_wire", "new_id", "new_invite", "new_token", "profile_offers", "progress", "read_test_decks",
     "seat_choices", "secure_deck",
 ]

@@ -133,6 +133,14 @@ def help_data(lang: str = "en") -> HelpData:
     }
 
 
+def profile_title(name: str, lang: str = "en") -> str:
+    """A rule profile's name as a person reads it in ``lang`` (the catalog's
+    ``profile.<name>.title``: ``classic`` -> ``"Classic"`` / ``"Clásico"``); a name the
+    catalog does not know is returned as it is.  Raises
+    :class:`~gameweave.i18n.UnknownLanguage` for a language other than ``es``/``en``."""
+    return i18n.messages(i18n.check_language(lang)).get(f"profile.{name}.title", name)
+
+
 def help_for_wire(lang: str = "en") -> HelpWire:
     """The ``GET /api/help`` body in ``lang``: the profiles' help, the glossary and the tips."""
     data = help_data(lang)
@@ -201,4 +209,4 @@ def check_new_match(rules: Rules | str, fmt: str | None = None, target: int | No
 
 __all__ = ["HelpData", "HelpStructure", "HelpWire", "MatchOptions", "ProfileHelp", "ProfileOffer", "Section",
            "StakeOffer", "Term", "all_profile_offers", "check_new_match", "formats_of", "help_data", "help_for_wire", "help_structure",
-           "profile_offers"]
+           "profile_offers", "profile_title"]

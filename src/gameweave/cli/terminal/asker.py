@@ -36,6 +36,11 @@ YES = ("y", "yes", "s", "si", "sí")
 """Answers that confirm a move, in either language."""
 
 
+def is_quit(low: str, tty: Terminal) -> bool:
+    """True if the typed word ``low`` (lower case, stripped) is one that leaves the table."""
+    return low in ("q", "quit", "exit", tty.t("word_quit"))
+
+
 class Quit(Exception):
     """The person left the table."""
 
@@ -163,7 +168,7 @@ class Asker:
     def _command(self, view: SeatView, shown: list[Choice], low: str, history: Callable[[], None] | None) -> bool:
         """Carry out a typed word (quit, help, history, hint); False if it is none."""
         t = self.tty.t
-        if low in ("q", "quit", "exit", t("word_quit")):
+        if is_quit(low, self.tty):
             raise Quit()
         if low in ("?", "help", t("word_help")):
             show_help(self.tty, view.rules)

@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from ...engine import GameState, Match, Rules
 from ...tables import help_data
-from .asker import Quit
+from .asker import Quit, is_quit
 from .deal import Bot, play_deal
 from .record import save_record
 from .screen import Terminal
@@ -64,7 +64,7 @@ def show_intro(tty: Terminal, profile: Rules, match: Match, who: Seating, plan: 
     drawn = tty.t("drawn") if profile.first_opener == "random" else ""
     words = help_data(tty.lang)
     title = words["profiles"][profile.name]
-    tty.con.print(tty.t("intro", rules=profile.name, summary=title["summary"],
+    tty.con.print(tty.t("intro", rules=title["title"], summary=title["summary"],
                         you=escape(who.you) if who.you else tty.t("you"), seat=me + 1,
                         opp=f"[bold]{who.label}[/]", other=2 - me, goal=goal_words(tty, match, plan),
                         seed=plan.seed, opener=opener, drawn=drawn))
@@ -88,21 +88,35 @@ def tally_line(tty: Terminal, match: Match, me: int, st: GameState, stake: int, 
 
 
 def verdict(tty: Terminal, match: Match, me: int, label: str) -> str:
-    """The match's last line (Rich markup): who won it, a stakes balance, a first-to
-    match stopped early, or the verdict of a tally (R20)."""
-    won, drawn, lost = tty.t("you_won_match"), tty.t("match_drawn"), tty.t("they_won_match", opp=label)
+    """The match's last line (Rich markup): who won it, a first-to match stopped early, or
+    where a match without an end stands after the deals played (a running tally, or
+    stakes with the balance: R20 gives those no winner)."""
+    won, lost = tty.t("you_won_match"), tty.t("they_won_match", opp=label)
     if match.is_over:
         return f"[bold green]{won}[/]" if match.winner == me else f"[bold red]{lost}[/]"
-    if match.format == "stakes":
-        b = match.balance(me)
-        says = won if b > 0 else (drawn if b == 0 else lost)
-        return f"[bold]{says}[/]" + tty.t("stakes_final", mine=match.points[me], opp=label,
-                                          theirs=match.points[1 - me], balance=f"{b:+d}")
     if match.format == "first_to":
         return tty.t("match_stopped", deals=match.deals_played, mine=match.wins[me], opp=label,
                      theirs=match.wins[1 - me], target=match.target)
-    w, lost_n = match.wins[me], match.wins[1 - me]
-    return f"[bold]{won if w > lost_n else (drawn if w == lost_n else lost)}[/]"
+    stakes = match.format == "stakes"
+    mine, theirs = (match.points if stakes else match.wins)[me], (match.points if stakes else match.wins)[1 - me]
+    n = match.deals_played
+    deals = tty.t("goal_deals_one" if n == 1 else "goal_deals_many", n=n)
+    key = "standing_you" if mine > theirs else ("standing_level" if mine == theirs else "standing_them")
+    line = f"[bold]{tty.t(key, deals=deals, mine=mine, theirs=theirs, opp=label)}[/]"
+    if stakes:
+        line += tty.t("stakes_final", mine=mine, opp=label, theirs=theirs, balance=f"{match.balance(me):+d}")
+    return line
+
+
+def pause(tty: Terminal, next_deal: int) -> None:
+    """Wait between two deals until the person presses Enter (the last deal's end stays
+    on the screen); ``q`` or the end of the input leaves (:class:`~.asker.Quit`)."""
+    try:
+        line = tty.con.input(tty.t("next_deal_prompt", n=next_deal))
+    except EOFError:
+        raise Quit() from None
+    if is_quit(line.strip().lower(), tty):
+        raise Quit()
 
 
 def play_match(tty: Terminal, match: Match, who: Seating, plan: Plan, record: Path | None) -> int:
@@ -121,6 +135,8 @@ def play_match(tty: Terminal, match: Match, who: Seating, plan: Plan, record: Pa
             match.count(st)
             finished.append(st)
             tty.con.print(tally_line(tty, match, who.me, st, stake, who.label))
+            if not match.is_over and (plan.deals is None or deal_no < plan.deals):
+                pause(tty, deal_no + 1)
     except (Quit, KeyboardInterrupt) as exc:
         tty.con.print(("\n" if isinstance(exc, KeyboardInterrupt) else "") + tty.t("left"))
         if record is not None:
@@ -132,4 +148,4 @@ def play_match(tty: Terminal, match: Match, who: Seating, plan: Plan, record: Pa
     return 0
 
 
-__all__ = ["Plan", "Seating", "goal_words", "play_match", "show_intro", "tally_line", "verdict"]
+__all__ = ["Plan", "Seating", "goal_words", "pause", "play_match", "show_intro", "tally_line", "verdict"]

@@ -19,7 +19,7 @@ from rich.markup import escape
 from ...engine import RANKS, SUITS, Match, SeatView, find_profile, format_cards, make_card
 from ...engine.cards import SUIT_SYMBOLS, cards_of, suit_of
 from ...i18n import DEFAULT_LANGUAGE, messages, translate
-from ...tables import help_data
+from ...tables import help_data, profile_title
 from ...tables.choices import one_from_eleven
 from ...tables.words import Look, seat_name, symbol_cards
 
@@ -170,7 +170,7 @@ def _centre(tty: Terminal, view: SeatView, oname: str) -> str:
 def show_screen(tty: Terminal, view: SeatView, deal_no: int, match: Match, oname: str, log: list[str]) -> None:
     """Print the whole screen before one of the person's decisions."""
     con, me, opp = tty.con, view.seat, view.opponent
-    con.rule(tty.t("screen_title", n=deal_no, rules=view.rules))
+    con.rule(tty.t("screen_title", n=deal_no, rules=profile_title(view.rules, tty.lang)))
     con.print(tty.t("screen_score", score=score_line(tty, match, me, oname)))
     if log:
         con.print(f"[bold]{tty.t('what_happened')}[/]")
