@@ -36,6 +36,9 @@ from typer.testing import CliRunner
 from gameweave.cli import app
 from gameweave.engine import read_record
 
+TITLES = {"gameweave": "Gameweave", "anglo-american": "Anglo-American (Pagat)", "classic": "Classic"}
+"""The profiles as people read their names (the catalog's profile.<name>.title, English)."""
+
 RECORDS = Path(__file__).parent / "records"
 R18 = RECORDS / "classic_r18_rearrange.json"
 BACK = RECORDS / "aa_force_back.json"
@@ -174,7 +177,7 @@ def test_r20_stakes_match_record_doubles_over_two_tablas_then_pays_four():
     res = cli("replay", STAKES)
     assert res.exit_code == 0, res.output
     out = res.stdout
-    assert out.startswith("Record 1 — classic match (stakes, base 1, doubled after tablas), seat 2 opens deal 1, 3 deals\n")
+    assert out.startswith("Record 1 — Classic match (stakes, base 1, doubled after tablas), seat 2 opens deal 1, 3 deals\n")
     assert "  Deal 1 — seat 2 opens, 40 actions, stake 1\n" in out
     assert "  Deal 2 — seat 1 opens, 40 actions, stake 2\n" in out
     assert "  Deal 3 — seat 2 opens, 3 actions, stake 4\n" in out
@@ -216,7 +219,7 @@ def test_r20_first_to_3_match_record_ends_at_once():
     res = cli("replay", FIRST_TO)
     assert res.exit_code == 0, res.output
     out = res.stdout
-    assert out.startswith("Record 1 — anglo-american match (first to 3), seat 1 opens deal 1, 5 deals\n")
+    assert out.startswith("Record 1 — Anglo-American (Pagat) match (first to 3), seat 1 opens deal 1, 5 deals\n")
     openers = re.findall(r"  Deal (\d) — seat (\d) opens", out)
     assert openers == [("1", "1"), ("2", "2"), ("3", "1"), ("4", "2"), ("5", "1")]  # R9
     results = re.findall(r"    Result: (.*)\n", out)
@@ -300,9 +303,9 @@ def test_rules_option_gives_the_profile_of_a_record_that_names_none(tmp_path):
     assert cli("replay", path).exit_code == 2  # gameweave: '/' is unparsable there
     res = cli("replay", path, "--rules", "classic")
     assert res.exit_code == 0, res.output
-    assert "Record 1 — classic, seat 1 opens, 7 actions" in res.stdout
+    assert "Record 1 — Classic, seat 1 opens, 7 actions" in res.stdout
     res = cli("replay", path, "--rules", "PAGAT")  # case-insensitive alias (§V)
-    assert res.exit_code == 0 and "anglo-american" in res.stdout
+    assert res.exit_code == 0 and "Anglo-American (Pagat)" in res.stdout
 
 
 def test_rules_option_that_contradicts_the_record_is_an_error():
@@ -361,14 +364,14 @@ def test_demo_in_every_profile_prints_a_record_that_replays(tmp_path, rules):
     for deals in ("1", "3"):
         res = cli("demo", "--seed", "4", "--rules", rules, "--deals", deals)
         assert res.exit_code == 0, res.output
-        assert f"{rules} rules" in res.stdout
+        assert f"{TITLES[rules]} rules" in res.stdout  # the profile by its name
         record = res.stdout.rsplit("Record: ", 1)[1]
         path = tmp_path / "demo.json"
         path.write_text(record, encoding="utf-8")
         again = cli("replay", path)
         assert again.exit_code == 0, again.output
         if deals == "3":
-            assert f"— {rules} match" in again.stdout
+            assert f"— {TITLES[rules]} match" in again.stdout
 
 
 @pytest.mark.parametrize("rules", ["anglo-american", "classic"])
