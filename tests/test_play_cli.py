@@ -554,3 +554,18 @@ def test_play_pauses_between_deals_and_q_there_leaves():
                 pause(tty, 2)
         else:
             pause(tty, 2)
+
+
+def test_play_checks_the_record_path_before_the_match(tmp_path):
+    """A --record that cannot be written is said at once (exit 2), not after the match."""
+    for bad, says in ((tmp_path, "is a directory"), (tmp_path / "f.txt" / "x.json", "is not a folder")):
+        (tmp_path / "f.txt").write_text("x")
+        res = runner.invoke(app, ["play", "--bot", "random", "--deals", "1", "--seed", "3", "--record", str(bad)],
+                            input="1\n" * 400)
+        assert res.exit_code == 2, res.output
+        assert says in res.output and "Your choices:" not in res.output
+    ok = tmp_path / "new" / "folder" / "m.json"
+    res = runner.invoke(app, ["play", "--bot", "random", "--deals", "1", "--seed", "3", "--record", str(ok)],
+                        input="1\n" * 400)
+    assert res.exit_code == 0, res.output
+    assert ok.exists()

@@ -44,7 +44,7 @@ from .common import error, language_or_exit, options_or_exit, profile_or_exit
 from .terminal import screen
 from .terminal.asker import Asker
 from .terminal.match import Plan, Seating, play_match, show_intro
-from .terminal.record import record_path
+from .terminal.record import record_path, record_problem
 from .terminal.screen import Terminal, bot_name, plain_cards, plain_look, prints_suits, rich_look
 
 BOT_NAMES = "random, greedy, search, search-v1, noisy (greedy with random slips) or a level name"
@@ -108,6 +108,9 @@ def play(
     assert profile is not None
     opts = _match_options(profile, fmt, target, stake, tablas_stake, to, option)
     fixed = _fixed_decks(test_decks)
+    save_to = None if no_record else record_path(record)
+    if save_to is not None and (problem := record_problem(save_to)):
+        error(f"--record: {problem}", 2)  # said now, not after the match
     try:
         opponent = make_bot(bot, seed=seed)
     except ValueError as exc:
@@ -123,7 +126,7 @@ def play(
     who = Seating(me=seat - 1, you=you or "", bot=opponent, label=bot_name(bot.strip().lower(), tty.lang))
     plan = Plan(deals=deals, seed=seed, rng=rng, fixed=fixed)
     show_intro(tty, profile, match, who, plan)
-    code = play_match(tty, match, who, plan, None if no_record else record_path(record))
+    code = play_match(tty, match, who, plan, save_to)
     if code:
         raise typer.Exit(code)
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,6 +26,25 @@ def record_path(record: Path | None) -> Path:
     return default_data_dir() / "records" / f"play-{stamp}.json"
 
 
+def record_problem(path: Path) -> str | None:
+    """Why a record could not be written to ``path`` at the end of the match, checked
+    before it starts (nothing is created): ``None`` if it can, else the reason (a
+    folder, a folder that cannot be made or written to, a file that cannot be
+    overwritten)."""
+    if path.is_dir():
+        return f"{path} is a folder; give a file name"
+    if path.exists():
+        return None if os.access(path, os.W_OK) else f"{path} cannot be overwritten"
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot write in {parent}"
+    return None
+
+
 def save_record(tty: Terminal, path: Path, match: Match, finished: list[GameState]) -> None:
     """Write the finished deals as a §VII match record and say where (or that no deal
     was finished); a file that cannot be written is one error line."""
@@ -42,4 +62,4 @@ def save_record(tty: Terminal, path: Path, match: Match, finished: list[GameStat
     tty.con.print(tty.t("record_saved", deals=tty.n(len(finished), "finished_deal"), path=escape(str(path))))
 
 
-__all__ = ["record_path", "save_record"]
+__all__ = ["record_path", "record_problem", "save_record"]
