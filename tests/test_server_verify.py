@@ -119,3 +119,21 @@ def test_r20_a_resigned_deal_download_verifies_to_where_the_seat_resigned(tmp_pa
     resigned["result"]["winner"] = 2  # the resigning seat cannot be the winner
     res = _verify(tmp_path, resigned)
     assert res.exit_code == 1 and "FAILED" in res.output, res.output
+
+
+def test_r20_replay_of_a_resigned_deal_download_says_who_resigned(tmp_path, won):
+    """``gameweave replay`` of a download whose deal a seat resigned tells the deal as won
+    by the other seat (R20), not as a deal still being played."""
+    resigned = json.loads(json.dumps(won))
+    resigned["record"]["actions"] = resigned["record"]["actions"][:3]
+    resigned["result"] = {"status": "won", "winner": 1, "resigned": 2}
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(resigned))
+    res = CliRunner().invoke(cli_app, ["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "Result: seat 1 won (seat 2 resigned)" in res.output and "still playing" not in res.output
+    res = CliRunner().invoke(cli_app, ["replay", "--lang", "es", str(path)])
+    assert "ganó el jugador 1 (el jugador 2 se rindió)" in res.output
+    path.write_text(json.dumps(won))  # played to its end: told as before
+    res = CliRunner().invoke(cli_app, ["replay", str(path)])
+    assert "resigned" not in res.output and "won with eleven melded cards" in res.output

@@ -70,6 +70,16 @@ def options_or_exit(rules: Rules, pairs: list[str] | None) -> dict[str, Any]:
     raise AssertionError  # pragma: no cover
 
 
+def resigned_seat(obj: Any) -> int | None:
+    """The seat (1 or 2) that resigned the deal of a table's record download
+    (``{"record", …, "result": {"resigned": n}}``, PROTOCOL §3.6), or None: another
+    file, or a deal played to its end.  A resigned deal counts as won by the other
+    seat (R20)."""
+    stated = obj.get("result") if isinstance(obj, dict) and "record" in obj else None
+    seat = stated.get("resigned") if isinstance(stated, dict) else None
+    return seat if seat in (1, 2) and not isinstance(seat, bool) else None
+
+
 def read_records(text: str, rules: Rules | None = None) -> list[Any]:
     """Every record of a file: :class:`~gameweave.engine.GameRecord`,
     :class:`~gameweave.engine.MatchRecord`, or a

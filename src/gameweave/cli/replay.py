@@ -22,11 +22,12 @@ from ..engine import (
     CARD_NAMES, GameRecord, GameState, GameweaveError, Match, MatchRecord, ReplayError, Rules, find_profile,
     format_cards, public_history, snapshot,
 )
+from ..engine.record import json_objects
 from ..i18n import DEFAULT_LANGUAGE, translate
 from ..tables import profile_title
 from ..tables.words import LETTERS, decision_words, history_lines
 from .app import RULES_HELP, app
-from .common import error, language_or_exit, options_or_exit, profile_or_exit, read_records
+from .common import error, language_or_exit, options_or_exit, profile_or_exit, read_records, resigned_seat
 
 LANG_HELP = "Language: es or en (default: from the locale, LANGUAGE / LC_ALL / LC_MESSAGES / LANG)."
 
@@ -45,8 +46,11 @@ def _seat_lines(state: GameState, indent: str = "  ", lang: str = DEFAULT_LANGUA
     return lines
 
 
-def result_text(state: GameState, lang: str = DEFAULT_LANGUAGE) -> str:
-    """One line saying how a deal stands: winner, tablas, or who must decide what."""
+def result_text(state: GameState, lang: str = DEFAULT_LANGUAGE, resigned: int | None = None) -> str:
+    """One line saying how a deal stands: winner (``resigned``: the seat, 1 or 2, whose
+    resignation ended it, R20), tablas, or who must decide what."""
+    if state.status == "won" and resigned is not None:
+        return _w("result.won_resigned", lang, n=state.winner + 1, resigned=resigned)
     if state.status == "won":
         return _w("result.won", lang, n=state.winner + 1)
     if state.status == "tablas":
@@ -151,10 +155,10 @@ def _record_header(n: int, rec: Any, match: Match | None, lang: str) -> str:
     return _w("record.deal", lang, n=n, rules=profile_title(rec.rules, lang), opener=rec.opener + 1, actions=len(rec.actions))
 
 
-def _deal_text(state: GameState, indent: str, lang: str) -> str:
+def _deal_text(state: GameState, indent: str, lang: str, resigned: int | None = None) -> str:
     """Where a deal ended up: the result, both seats, the stock."""
     stock = _w("stock_one" if state.stock_count == 1 else "stock_many", lang, count=state.stock_count)
-    return (f"{indent[:-2]}  {_w('result', lang, text=result_text(state, lang))}\n"
+    return (f"{indent[:-2]}  {_w('result', lang, text=result_text(state, lang, resigned))}\n"
             + "\n".join(_seat_lines(state, indent, lang)) + f"\n{indent}{stock}\n")
 
 
@@ -166,8 +170,10 @@ def _stake_text(match: Match, state: GameState, paid: int, lang: str) -> str:
     return _w(f"stake.unpaid_{how}", lang, paid=paid, stake=match.current_stake)
 
 
-def _replay_one(n: int, rec: Any, out: IO[str], as_json: bool, trace: bool, lang: str = DEFAULT_LANGUAGE) -> bool:
-    """Replay and report one record; True if it replayed without error."""
+def _replay_one(n: int, rec: Any, out: IO[str], as_json: bool, trace: bool, lang: str = DEFAULT_LANGUAGE,
+                resigned: int | None = None) -> bool:
+    """Replay and report one record; True if it replayed without error.  ``resigned``:
+    the seat (1/2) a record download says resigned the deal (R20: the other seat won)."""
     is_match = isinstance(rec, MatchRecord)
     deals = rec.deals if is_match else [rec]
     match = _new_match(rec) if is_match else None
@@ -193,7 +199,12 @@ def _replay_one(n: int, rec: Any, out: IO[str], as_json: bool, trace: bool, lang
         if exc is not None:
             error(_replay_error(n, exc, i if is_match else None))
             return False
-        out.write(json.dumps(snapshot(state), ensure_ascii=False) + "\n" if as_json else _deal_text(state, indent, lang))
+        if match is None and resigned is not None and not state.is_over:
+            state.concede(resigned - 1)  # the deal ended where the seat resigned it (R20)
+        else:
+            resigned = None
+        out.write(json.dumps(snapshot(state), ensure_ascii=False) + "\n" if as_json
+                  else _deal_text(state, indent, lang, resigned))
         if match is None:
             continue
         if state.is_over:
@@ -236,12 +247,12 @@ def replay(
     records = read_records(text, profile)
     if not records:
         error(f"{file} holds no game record (RULES §VII: a JSON object, or one per line)", 2)
-    for n, rec in enumerate(records, 1):
+    for n, (rec, obj) in enumerate(zip(records, json_objects(text)), 1):
         if isinstance(rec, GameweaveError):
             error(f"record {n}: cannot read it: {rec}")
             failed = True
             continue
-        if not _replay_one(n, rec, out, as_json, trace, language):
+        if not _replay_one(n, rec, out, as_json, trace, language, resigned_seat(obj)):
             failed = True
     out.flush()
     if failed:

@@ -211,7 +211,7 @@ def verify(
     Exit status 0 when all hold, 1 when a check fails (one ``FAILED: …`` line), 2 when the
     file cannot be read or is not a record."""
     from ..engine import GameRecord, GameweaveError, MatchRecord
-    from .common import error, profile_or_exit, read_records
+    from .common import error, profile_or_exit, read_records, resigned_seat
 
     profile = profile_or_exit(rules)
     try:
@@ -243,8 +243,8 @@ def verify(
         typer.echo(f"FAILED: the record does not replay: {exc}", err=True)
         raise typer.Exit(1) from None
     stated = obj.get("result") if isinstance(obj, dict) and "record" in obj else None
-    resigned = stated.get("resigned") if isinstance(stated, dict) else None
-    if not state.is_over and resigned in (1, 2) and not isinstance(resigned, bool):
+    resigned = resigned_seat(obj)
+    if not state.is_over and resigned is not None:
         state.concede(resigned - 1)  # R20: a resigned deal counts as won by the other seat
         result = f"seat {state.winner + 1} won (seat {resigned} resigned after {len(rec.actions)} actions)"
     elif state.status == "won":
