@@ -4,7 +4,9 @@
 // help.* / glossary.* / tips.* keys) — the dialog's own frame comes from page.help.*.
 
 import { api } from "./api.js";
+import { cardRow, short, shortList } from "./cards.js";
 import { lang, t } from "./i18n.js";
+import { tutorialStart } from "./tutorial.js";
 import { h } from "./ui.js";
 
 const cached = {};
@@ -37,6 +39,22 @@ function profileBody(p) {
     h("p", { class: "help-summary" }, p.summary || ""),
     ...(p.sections || []).map((s) => h("section", { class: "help-section" }, h("h3", {}, s.title), h("p", {}, s.text))),
   ];
+}
+
+/** Small pictures of the melds (drawn with the table's cards): a set, a sequence,
+ * 6-7-J (the 7 is next to the J, R2) and a force onto the opponent's meld (R15). */
+function pictures() {
+  const fig = (name, row, params = {}) => h("figure", { class: "help-picture", "data-picture": name },
+    row, h("figcaption", {}, t(`tutorial.picture.${name}`, params)));
+  const forced = h("span", { class: "help-force" }, cardRow(["Qc", "Qh", "Qs"], { size: "sm" }),
+    h("span", { class: "help-arrow", "aria-hidden": "true" }, "←"), cardRow(["Qd"], { size: "sm", highlight: "Qd" }));
+  return h("section", { class: "help-pictures", "data-testid": "help-pictures" },
+    h("h3", {}, t("tutorial.pictures")),
+    h("div", { class: "help-picture-grid" },
+      fig("set", cardRow(["7c", "7d", "7h"], { size: "sm" })),
+      fig("sequence", cardRow(["3h", "4h", "5h", "6h"], { size: "sm" })),
+      fig("seven_jack", cardRow(["6s", "7s", "Js"], { size: "sm" })),
+      fig("force", forced, { card: short("Qd"), meld: shortList(["Qc", "Qh", "Qs"]) })));
 }
 
 /**
@@ -78,6 +96,8 @@ export function openHelp(name, focusBack = null) {
     pick.addEventListener("change", () => show(pick.value));
     show(current);
     body.replaceChildren(
+      h("section", { class: "help-tutorial" }, h("p", {}, t("tutorial.help_line")), tutorialStart({ before: done })),
+      pictures(),
       h("section", {}, h("div", { class: "help-pick" }, h("h3", {}, t("page.lobby.rules")), pick), rulesBox),
       h("section", { class: "help-glossary" }, h("h3", {}, t("page.help.glossary")),
         h("dl", {}, (d.glossary || []).flatMap((g) => [h("dt", {}, g.term), h("dd", {}, g.text)]))),
