@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(240)
 
 WORDS = {
     "en": {"start": "Play the guided deal", "won": "You won the deal", "finish": "Back to the lobby"},
-    "es": {"start": "Jugar la mano guiada", "won": "Ganaste la mano", "finish": "Volver al inicio"},
+    "es": {"start": "Jugar la mano guiada", "won": "Ganaste la mano", "finish": "Volver a la sala"},
 }
 
 

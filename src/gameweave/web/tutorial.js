@@ -114,7 +114,7 @@ export function createGuide(env, anchor) {
   const leave = h("a", { href: "/", "data-nav": "", class: "small tutorial-leave" }, t("tutorial.leave"));
   const panel = h("section", { class: "tutorial panel", "data-testid": "tutorial", "aria-label": t("tutorial.title") },
     h("div", { class: "tutorial-head" }, h("h2", {}, t("tutorial.title")), progress),
-    text, cards, h("div", { class: "tutorial-buttons" }, next, leave));
+    text, h("div", { class: "tutorial-buttons" }, next, cards, leave));
   anchor.after(panel);
   env.root.dataset.tutorial = "true";
   let at = null; // the point shown: the number of actions the deal had
@@ -150,6 +150,7 @@ export function createGuide(env, anchor) {
     panel.dataset.state = !guide ? "loading" : !guide.on_script ? "free" : s ? "step" : "waiting";
     progress.textContent = s ? t("tutorial.progress", { n: s.n, total: guide.total }) : "";
     next.hidden = !s || !!s.action;
+    leave.hidden = !!(guide && guide.finished);
     cards.replaceChildren(s ? stepCards(s) : "");
     if (!guide) {
       text.textContent = t("tutorial.loading");
