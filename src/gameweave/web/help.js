@@ -44,17 +44,20 @@ function profileBody(p) {
 /** Small pictures of the melds (drawn with the table's cards): a set, a sequence,
  * 6-7-J (the 7 is next to the J, R2) and a force onto the opponent's meld (R15). */
 function pictures() {
+  // cards by rank and suit letters: cards("Q", "chs") is Q♣ Q♥ Q♠ (R3)
+  const cards = (ranks, suits) => [...ranks].flatMap((r) => [...suits].map((s) => r + s));
   const fig = (name, row, params = {}) => h("figure", { class: "help-picture", "data-picture": name },
     row, h("figcaption", {}, t(`tutorial.picture.${name}`, params)));
-  const forced = h("span", { class: "help-force" }, cardRow(["Qc", "Qh", "Qs"], { size: "sm" }),
-    h("span", { class: "help-arrow", "aria-hidden": "true" }, "←"), cardRow(["Qd"], { size: "sm", highlight: "Qd" }));
+  const [meld, card] = [cards("Q", "chs"), cards("Q", "d")];
+  const forced = h("span", { class: "help-force" }, cardRow(meld, { size: "sm" }),
+    h("span", { class: "help-arrow", "aria-hidden": "true" }, "←"), cardRow(card, { size: "sm", highlight: card[0] }));
   return h("section", { class: "help-pictures", "data-testid": "help-pictures" },
     h("h3", {}, t("tutorial.pictures")),
     h("div", { class: "help-picture-grid" },
-      fig("set", cardRow(["7c", "7d", "7h"], { size: "sm" })),
-      fig("sequence", cardRow(["3h", "4h", "5h", "6h"], { size: "sm" })),
-      fig("seven_jack", cardRow(["6s", "7s", "Js"], { size: "sm" })),
-      fig("force", forced, { card: short("Qd"), meld: shortList(["Qc", "Qh", "Qs"]) })));
+      fig("set", cardRow(cards("7", "cdh"), { size: "sm" })),
+      fig("sequence", cardRow(cards("3456", "h"), { size: "sm" })),
+      fig("seven_jack", cardRow(cards("67J", "s"), { size: "sm" })),
+      fig("force", forced, { card: short(card[0]), meld: shortList(meld) })));
 }
 
 /**

@@ -48,9 +48,9 @@ export async function startTutorial(name = null) {
 
 /** The entry to the guided deal: a button (data-testid=tutorial-start); `before()` runs
  * first (e.g. closing the help), `name()` gives seat 1's name. */
-export function tutorialStart({ before = null, name = () => null, cls = "btn primary" } = {}) {
+export function tutorialStart({ before = null, name = () => null } = {}) {
   let busy = false;
-  const btn = h("button", { type: "button", class: cls, "data-testid": "tutorial-start" }, t("tutorial.start"));
+  const btn = h("button", { type: "button", class: "btn primary", "data-testid": "tutorial-start" }, t("tutorial.start"));
   btn.addEventListener("click", async () => {
     if (busy) return;
     busy = true;
