@@ -196,3 +196,26 @@ def test_the_tutorial_routes_refuse_what_they_should(table_server, tmp_path):
     assert g.status_code == 409 and g.json()["error"]["code"] == "not_a_tutorial"
     assert client.get(f"/api/matches/{r['match_id']}/tutorial").status_code == 401
     assert "tutorial" not in client.get("/api/bots").json()["bots"]
+
+
+def test_a_guided_deal_goes_on_after_a_restart(table_server, ws_seat, tmp_path):
+    """The guide is rebuilt by its stored name (``tutorial``) on a restarted server and
+    plays its script on from where the deal was."""
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    client = table_server(url)
+    m = client.post("/api/tutorial").json()
+    seat = ws_seat(client, m["match_id"], 1, m["token"])
+    seat.act("turn")
+    seat.recv_state()
+    seat.close()
+    client.__exit__(None, None, None)
+    again = table_server(url)
+    seat = ws_seat(again, m["match_id"], 1, m["token"])
+    f = seat.state
+    assert len(f["view"]["history"]) == 1 and f["view"]["to_act"] == 1
+    seat.act("refuse")
+    while len(f["view"]["history"]) < 5:  # the guide's three moves, by the new server's bot
+        f = seat.recv_state()
+    assert [e["seat"] for e in f["view"]["history"]] == [1, 1, 2, 2, 2]
+    g = again.get(f"/api/matches/{m['match_id']}/tutorial", headers={"Authorization": f"Bearer {m['token']}"}).json()
+    assert g["on_script"] and g["at"] == 5 and g["steps"][-1]["action"] == "meld Kc Kd Kh"
