@@ -119,7 +119,7 @@ def test_r19_force_back_then_the_forced_seat_decides_meld_with_a_hand_card():
 def test_r19_text_trace_tells_the_force_back_and_the_forced_meld():
     res = cli("replay", BACK, "--trace")
     assert res.exit_code == 0, res.output
-    assert "8. seat 2: force (7h goes back onto seat 1, who must meld it, R19)" in res.stdout
+    assert "8. seat 2: force (7h goes back onto seat 1, who must meld it)" in res.stdout
     assert "9. seat 1: meld 3h 4h 5h / 6h 7h Jh (melds the forced 7h; Jh from hand; table 3h 4h 5h / 6h 7h Jh)" in res.stdout
 
 
@@ -166,7 +166,7 @@ def test_r18e_r18f_a_forced_card_melded_with_every_hand_card_wins():
     assert final["seats"]["1"] == {"hand": [], "melds": [["Ac", "Ad", "Ah"], ["2s", "3s", "4s"],
                                                          ["3h", "4h", "5h", "6h", "7h"]]}
     res = cli("replay", FORCED_WIN, "--trace")
-    assert "6. seat 2: throw 7h force (7h forced on seat 1, who must meld it, R18e)" in res.stdout
+    assert "6. seat 2: throw 7h force (7h forced on seat 1, who must meld it)" in res.stdout
     assert "  Result: seat 1 won with eleven melded cards" in res.stdout
 
 
@@ -182,8 +182,8 @@ def test_r20_stakes_match_record_doubles_over_two_tablas_then_pays_four():
     assert "  Deal 2 — seat 1 opens, 40 actions, stake 2\n" in out
     assert "  Deal 3 — seat 2 opens, 3 actions, stake 4\n" in out
     assert out.count("Result: tablas (the stock ran out)") == 2
-    assert "    Stake: 1 unpaid (tablas); next stake 2 (doubled, R20)\n" in out
-    assert "    Stake: 2 unpaid (tablas); next stake 4 (doubled, R20)\n" in out
+    assert "    Stake: 1 unpaid (tablas); next stake 2 (doubled)\n" in out
+    assert "    Stake: 2 unpaid (tablas); next stake 4 (doubled)\n" in out
     assert "    Result: seat 1 won with eleven melded cards\n" in out
     assert "    Stake: seat 1 wins 4; next stake 1\n" in out
     assert out.endswith(

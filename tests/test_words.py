@@ -70,18 +70,18 @@ def test_r18_a_whole_table_choice_in_both_languages():
 def test_r19_force_back_and_r18e_the_forced_meld_in_both_languages():
     st = _state_after("aa_force_back.json", 7)  # seat 2 may force 7h back
     assert _words(st, 1, "en", look=LETTERS)[0] == (
-        "force 7h back onto Player 1, who turned and refused it (they must meld it, R19)")
+        "force 7h back onto Player 1, who turned and refused it (they must meld it)")
     assert _words(st, 1, "es", opp="Ana")[0] == (
-        "regresarle forzada 7♥ a Ana, que la volteó y la rechazó (tiene que bajarla, R19)")
+        "regresarle forzada 7♥ a Ana, que la volteó y la rechazó (tiene que bajarla)")
     before = seat_view(st, 1)
     st.play("force")
     ev = seat_view(st, 0).history[-1]
-    assert describe_event(ev, 0, "en", look=LETTERS) == "Player 2 forced 7h back onto you (R19): you must meld it"
-    assert describe_event(ev, 1, "es", opp="Ana") == "Le regresaste forzada 7♥ a Ana (R19): tiene que bajarla"
+    assert describe_event(ev, 0, "en", look=LETTERS) == "Player 2 forced 7h back onto you: you must meld it"
+    assert describe_event(ev, 1, "es", opp="Ana") == "Le regresaste forzada 7♥ a Ana: tiene que bajarla"
     assert describe_event(ev, None, "en", look=LETTERS) == (
-        "seat 2: force (7h goes back onto seat 1, who must meld it, R19)")
+        "seat 2: force (7h goes back onto seat 1, who must meld it)")
     assert describe_event(ev, None, "es", look=LETTERS) == (
-        "jugador 2: force (7h le regresa forzada al jugador 1, que tiene que bajarla, R19)")
+        "jugador 2: force (7h le regresa forzada al jugador 1, que tiene que bajarla)")
     assert before.decision == "take_or_turn"
     assert decision_words(before.decision, "en") == "take or turn"
     assert decision_words(before.decision, "es") == "tomar o voltear" and decision_words(None) == ""
@@ -117,10 +117,10 @@ def test_r16_a_move_that_gives_eleven_is_warned_and_one_that_wins_is_noted():
     for v, choices in _gameweave_positions(200):
         for c in choices:
             text = describe_choice(c, v, "es", opp="Ana", look=Look(good=lambda s: f"<{s}>", bad=lambda s: f"!{s}!"))
-            assert ("!(le da once a Ana: gana, R16)!" in text) == c.gives_eleven, text
+            assert ("!(le da once a Ana: gana)!" in text) == c.gives_eleven, text
             warned += c.gives_eleven
             if c.is_meld and sum(m.bit_count() for m in c.melds) >= 11:
-                assert text.endswith("<(once: ganas, R16)>"), text
+                assert text.endswith("<(once: ganas)>"), text
                 won += 1
             bare = describe_choice(c, v, "es", opp="Ana", notes=False)
             assert "R16" not in bare

@@ -5,7 +5,7 @@ Build it with :func:`create_app`; ``gameweave serve`` runs it under uvicorn.  Th
 protocol is docs/PROTOCOL.md; wire schemas (``schemas.py``, pydantic) are separate from
 storage rows.  Layout (as in the FastAPI full-stack template): ``settings.py`` (one
 settings object), ``deps.py``, ``schemas.py``, ``errors.py``, ``middleware.py``,
-``routes/{lobby,matches,ops,pages}.py``, ``ws.py``, ``hub.py`` (the service: one
+``routes/{lobby,matches,advice,tutorial,ops,pages}.py``, ``ws.py``, ``hub.py`` (the service: one
 ``room.py`` per live match; ``steps.py`` the one path of every change; ``clock.py``,
 ``presence.py``, ``botrunner.py``, ``database.py``), ``bus.py`` and ``sync.py`` (Redis,
 several nodes), ``metrics.py``.
@@ -27,12 +27,13 @@ from ..bots.greedy import choose_greedy
 from ..storage import Store, resolve_url
 from ..tables import TestDecks
 from ..tables.timeouts import TimeoutPolicy
+from ..tables.tutorial import TUTORIAL_BOT, tutorial_bot
 from .botrunner import Bots
 from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
 from .middleware import LimitMiddleware
-from .routes import advice, lobby, matches, ops, pages
+from .routes import advice, lobby, matches, ops, pages, tutorial
 from .routes.pages import WEB_DIR
 from .settings import Settings
 from .ws import serve_socket
@@ -40,10 +41,21 @@ from .ws import serve_socket
 log = logging.getLogger("gameweave.server")
 
 
+def make_server_bot(name: str, seed: int | None = None) -> Any:
+    """The bot of a match's seat 2 by its stored name: the guide of a guided deal
+    (:data:`~gameweave.tables.tutorial.TUTORIAL_BOT`, a scripted bot not offered in the
+    lobby) or :func:`~gameweave.bots.make_bot`'s.  Raises :class:`ValueError` for an
+    unknown name."""
+    if name == TUTORIAL_BOT:
+        return tutorial_bot(seed)
+    return make_bot(name, seed)
+
+
 def build_hub(settings: Settings, store: Store, deck_source: Callable[[], tuple[Any, ...]] | None = None) -> Hub:
     """The :class:`Hub` of ``settings`` on ``store``, with what it is given rather than
-    imports: the bots of :mod:`gameweave.bots` and the timeout policy whose chooser is
-    the greedy bot's; the Redis bus when ``settings.redis_url`` is set."""
+    imports: the bots of :mod:`gameweave.bots` and the guided deal's guide
+    (:func:`make_server_bot`), the timeout policy whose chooser is the greedy bot's; the
+    Redis bus when ``settings.redis_url`` is set."""
     bus = None
     if settings.redis_url:
         from .bus import Bus
@@ -53,7 +65,7 @@ def build_hub(settings: Settings, store: Store, deck_source: Callable[[], tuple[
                idle_evict_s=settings.idle_evict_s, bot_lease_s=settings.bot_lease_s,
                presence_timeout_s=settings.presence_timeout_s, presence_sweep_s=settings.presence_sweep_s,
                clock_scale=settings.clock_scale, abandon_after_days=settings.abandon_after_days,
-               phrase_interval_s=settings.phrase_interval_s, bots=Bots(bot_names, make_bot),
+               phrase_interval_s=settings.phrase_interval_s, bots=Bots(bot_names, make_server_bot),
                timeout_policy=TimeoutPolicy(choose_greedy))
 
 
@@ -124,7 +136,7 @@ def create_app(
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    for routes in (lobby, matches, advice, ops, pages):
+    for routes in (lobby, matches, advice, tutorial, ops, pages):
         app.include_router(routes.router)
 
     @app.websocket("/ws/{match_id}")

@@ -23,7 +23,7 @@ HTTP_STATUS = {
     "bad_invite": 403, "unknown_match": 404, "unknown_deal": 404, "already_joined": 409,
     "deal_not_over": 409, "not_a_friend_match": 409, "rate_limited": 429, "not_found": 404,
     "method_not_allowed": 405, "server_error": 500, "bad_name": 422, "unknown_language": 404,
-    "hints_off": 409, "not_your_turn": 409,
+    "hints_off": 409, "not_your_turn": 409, "not_a_tutorial": 409,
 }
 """HTTP status of each error code (PROTOCOL §3)."""
 

@@ -254,6 +254,11 @@ class Hub:
         ``bad_name``): see :meth:`~gameweave.server.seats.Seats.create`."""
         return await self.seats.create(opponent, bot, fmt, target, rules, stake, tablas_stake, name, clock, hints)
 
+    async def create_tutorial(self, name: str | None = None) -> tuple[Table, str]:
+        """Create and store a guided first deal against the scripted guide (issue 19);
+        returns ``(table, seat-1 token)``.  Raises :class:`TableError` ``bad_name``."""
+        return await self.seats.create_tutorial(name)
+
     async def rematch(self, table: Table, seat: int = 0) -> tuple[Table, str]:
         """A new match with the settings of ``table`` (profile, format, target, stake,
         tablas stake, opponent, bot, clock); the asker (``seat`` of ``table``) holds its

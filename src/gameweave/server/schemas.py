@@ -296,6 +296,33 @@ class HelpOut(BaseModel):
     tips: list[str]
 
 
+class CreateTutorial(_Strict):
+    """``POST /api/tutorial`` body: seat 1's ``name`` (optional, as for ``POST /api/matches``)."""
+
+    name: str | None = Field(None, max_length=256)
+
+
+class TutorialStep(BaseModel):
+    """One step of the guided deal's words."""
+
+    n: int = Field(..., description="the step's number, 1 to total, over the whole guided deal")
+    key: str = Field(..., description="the catalogue key of its text (tutorial.step.*)")
+    params: dict[str, str | list[str]] = Field(..., description="the text's parameters: a card or cards in §VII "
+                                                "notation, each one the seat sees now (R21)")
+    action: str | None = Field(..., description="the §VII text of the move this step asks for (one of the "
+                               "seat's choices), or null for a step read and passed with 'next'")
+
+
+class TutorialGuide(BaseModel):
+    """``GET /api/matches/{id}/tutorial``: what the guide says at one point of the deal."""
+
+    at: int = Field(..., description="the point answered: the number of actions the deal had (never ahead of now)")
+    on_script: bool = Field(..., description="false once the deal left the script: play on freely")
+    finished: bool = Field(..., description="the script's end: the deal won with the eleventh card")
+    total: int = Field(..., description="how many steps the guided deal has in all")
+    steps: list[TutorialStep] = Field(..., description="in order; empty where the guide has nothing to say")
+
+
 class Catalog(BaseModel):
     """``GET /api/i18n/{lang}``: every message of one language (keys as in the .po files)."""
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine import OptionError
 from ..tables import Table, TableError, check_name, check_new_match, hash_token, new_token
+from ..tables.tutorial import is_tutorial, new_tutorial
 from .room import MatchRoom
 
 log = logging.getLogger("gameweave.server")
@@ -63,13 +64,26 @@ class Seats:
                                     deck=deck, salt=salt, rules=rules, stake=opts["stake"],
                                     tablas_stake=opts["tablas_stake"], test=test, name=name, clock=clock,
                                     clock_scale=self.clock_scale, hints=hints)
-        table.last_move_at = time.time()
-        await self.db.run(self.db.store.create, table)
-        self.new_room(table)
+        await self._store_new(table)
         log.info("match %s created (%s%s, %s %s, %s)%s", table.match_id, opponent,
                  f" {bot}" if opponent == "bot" else "", table.format, table.target, table.rules,
                  " from a test deck" if test else "")
         return table, token
+
+    async def create_tutorial(self, name: str | None = None) -> tuple[Table, str]:
+        """Create and store a guided first deal (:func:`~gameweave.tables.tutorial.new_tutorial`:
+        the fixed deck, against the scripted guide); returns ``(table, seat-1 token)``.
+        Raises :class:`TableError` ``bad_name`` for a bad ``name``."""
+        table, token = new_tutorial(name)
+        await self._store_new(table)
+        log.info("match %s created (a guided deal)", table.match_id)
+        return table, token
+
+    async def _store_new(self, table: Table) -> None:
+        """Store a new table and give it its room."""
+        table.last_move_at = time.time()
+        await self.db.run(self.db.store.create, table)
+        self.new_room(table)
 
     def bot_name(self, bot: str | None) -> str:
         """The bot ``bot`` names (None: ``random``; case and surrounding spaces do not
@@ -83,7 +97,10 @@ class Seats:
         return bot_name
 
     async def rematch(self, table: Table, seat: int = 0) -> tuple[Table, str]:
-        """A new match with the settings of ``table``; the asker (``seat``) holds seat 1."""
+        """A new match with the settings of ``table``; the asker (``seat``) holds seat 1.
+        A guided deal's rematch is a new guided deal."""
+        if is_tutorial(table):
+            return await self.create_tutorial(table.names[seat])
         m = table.match
         stakes = m.format == "stakes"
         return await self.create(table.opponent, table.bot, m.format, m.target, rules=table.rules,

@@ -4,7 +4,9 @@
 // help.* / glossary.* / tips.* keys) — the dialog's own frame comes from page.help.*.
 
 import { api } from "./api.js";
+import { cardRow, short, shortList } from "./cards.js";
 import { lang, t } from "./i18n.js";
+import { tutorialStart } from "./tutorial.js";
 import { h } from "./ui.js";
 
 const cached = {};
@@ -37,6 +39,25 @@ function profileBody(p) {
     h("p", { class: "help-summary" }, p.summary || ""),
     ...(p.sections || []).map((s) => h("section", { class: "help-section" }, h("h3", {}, s.title), h("p", {}, s.text))),
   ];
+}
+
+/** Small pictures of the melds (drawn with the table's cards): a set, a sequence,
+ * 6-7-J (the 7 is next to the J, R2) and a force onto the opponent's meld (R15). */
+function pictures() {
+  // cards by rank and suit letters: cards("Q", "chs") is Q♣ Q♥ Q♠ (R3)
+  const cards = (ranks, suits) => [...ranks].flatMap((r) => [...suits].map((s) => r + s));
+  const fig = (name, row, params = {}) => h("figure", { class: "help-picture", "data-picture": name },
+    row, h("figcaption", {}, t(`tutorial.picture.${name}`, params)));
+  const [meld, card] = [cards("Q", "chs"), cards("Q", "d")];
+  const forced = h("span", { class: "help-force" }, cardRow(meld, { size: "sm" }),
+    h("span", { class: "help-arrow", "aria-hidden": "true" }, "←"), cardRow(card, { size: "sm", highlight: card[0] }));
+  return h("section", { class: "help-pictures", "data-testid": "help-pictures" },
+    h("h3", {}, t("tutorial.pictures")),
+    h("div", { class: "help-picture-grid" },
+      fig("set", cardRow(cards("7", "cdh"), { size: "sm" })),
+      fig("sequence", cardRow(cards("3456", "h"), { size: "sm" })),
+      fig("seven_jack", cardRow(cards("67J", "s"), { size: "sm" })),
+      fig("force", forced, { card: short(card[0]), meld: shortList(meld) })));
 }
 
 /**
@@ -78,6 +99,8 @@ export function openHelp(name, focusBack = null) {
     pick.addEventListener("change", () => show(pick.value));
     show(current);
     body.replaceChildren(
+      h("section", { class: "help-tutorial" }, h("p", {}, t("tutorial.help_line")), tutorialStart({ before: done })),
+      pictures(),
       h("section", {}, h("div", { class: "help-pick" }, h("h3", {}, t("page.lobby.rules")), pick), rulesBox),
       h("section", { class: "help-glossary" }, h("h3", {}, t("page.help.glossary")),
         h("dl", {}, (d.glossary || []).flatMap((g) => [h("dt", {}, g.term), h("dd", {}, g.text)]))),

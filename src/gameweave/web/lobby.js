@@ -6,6 +6,7 @@ import { hintsAgreement } from "./advice.js";
 import { api, forgetSeat, loadSeats, saveSeat } from "./api.js";
 import { openHelp } from "./help.js";
 import { has, lang, t } from "./i18n.js";
+import { tutorialBanner } from "./tutorial.js";
 import { h, toast } from "./ui.js";
 import { nameProblem, opponentName, stakesLine } from "./words.js";
 
@@ -350,10 +351,13 @@ export function renderLobby(main, { go }) {
   }
 
   const helpBtn = h("button", { type: "button", class: "btn", "data-testid": "open-help", onclick: (ev) => openHelp(fmt.profile().name, ev.currentTarget) }, t("page.how_to_play"));
+  // first-time visitors: the guided first deal (until dismissed or won; also in the help)
+  const guided = tutorialBanner({ name: () => nameInput.value.trim() || null });
   const list = h("div", { class: "my-matches", "data-testid": "my-matches", "aria-live": "polite" }, h("p", { class: "muted" }, t("page.lobby.loading_matches")));
   main.replaceChildren(
     h(
       "div", { class: "lobby" },
+      guided,
       h("section", { class: "panel hero" },
         h("div", { class: "hero-row" }, h("h1", {}, t("term.conquian")), helpBtn),
         h("p", {}, t("page.lobby.intro")),

@@ -25,6 +25,7 @@ import { createResult } from "./table/result.js";
 import { createScore } from "./table/score.js";
 import { frameContext, TableClient } from "./table/state.js";
 import * as status from "./table/status.js";
+import { createGuide, isTutorialFrame } from "./tutorial.js";
 
 /** /join/{id}/{invite}: take seat 2, then open the table. */
 export function joinAndOpen(main, matchId, invite, ctx) {
@@ -136,6 +137,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
   };
   const { people, choices } = regions;
   let ctx = null; // the context of the frame shown
+  let guide = null; // a guided deal's guide (tutorial.js), made at its first frame
 
   function render(f, opts = {}) {
     const focus = captureFocus(root);
@@ -153,6 +155,8 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     hand.render(el.hand, f, ctx, plan);
     regions.result.render(el.result, f, ctx);
     regions.log.render(el.log, f, ctx);
+    if (!guide && !spectator && isTutorialFrame(f)) guide = createGuide(env, el.status.status);
+    if (guide) guide.render(f);
     if (client.replaced) disableAll();
     const playing = ctx.v.status === "playing";
     restoreFocus(root, focus, { want: opts.focus, myTurn: !spectator && ctx.v.to_act === ctx.me && playing, playing, fallback: el.status.status });
