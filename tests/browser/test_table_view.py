@@ -21,7 +21,7 @@ import pytest
 from gameweave.i18n import translate
 
 from test_table_page import ENABLED, RESULT, _legal, _version, _wait_redrawn, take_seat
-from test_table_profiles import BIG, PHONE, off_screen
+from test_table_profiles import BIG, PHONE, _view, off_screen
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -152,6 +152,10 @@ def test_every_chip_and_both_clocks_in_view_on_every_turn_of_a_clocked_deal(new_
     shot(page, shots / f"lobby-{name}.png")
 
     new_bot_match(page, rules)
+    # the win effect, if this seat wins the deal: recorded as it is added (it is brief)
+    page.evaluate("window.__wins = 0; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)"
+                  " if (n.dataset && n.dataset.testid === 'win-effect') window.__wins++; })"
+                  ".observe(document.querySelector('[data-testid=table-page]'), {childList: true})")
     rng = random.Random(size["width"] + len(rules))
     turns = 0
     while True:
@@ -178,6 +182,13 @@ def test_every_chip_and_both_clocks_in_view_on_every_turn_of_a_clocked_deal(new_
     assert page.locator("[data-testid=clock-self], [data-testid=clock-other]").count() == 0  # nothing is timed now
     # between deals there is nothing to resign; resign returns with the next deal
     assert page.locator("[data-testid=resign]").count() == 0
+    if rules == "classic":  # the result says the stakes, not the deals won besides
+        assert page.locator(f"{RESULT} .match-line").count() == 0
+        assert page.locator("[data-testid=stakes-balance]").count() == 1
+    view = _view(page)["view"]
+    won = view["status"] == "won" and view["winner"] == view["seat"]
+    # a small win effect when this seat wins (animations are on: no reduced motion asked)
+    assert page.evaluate("window.__wins") == (1 if won else 0), (won, page.evaluate("window.__wins"))
     shot(page, shots / f"result-{name}.png")
 
     # the log tells own moves from the opponent's (a bar and a tint, not only the words)
@@ -193,7 +204,7 @@ def test_every_chip_and_both_clocks_in_view_on_every_turn_of_a_clocked_deal(new_
     assert len(cells) == 44
     low = [c for c in cells if c["ratio"] < 4.5]
     assert not low, low
-    assert all(c["font"] >= 12 and c["h"] >= 15 and c["w"] >= 17 for c in cells), cells[:3]
+    assert all(c["font"] >= 12 and c["h"] >= 15 and c["w"] >= 15 for c in cells), cells[:3]
 
 
 def shot(page, path) -> None:
@@ -313,3 +324,19 @@ def test_before_the_friend_joins_the_table_waits_for_them(new_context, tmp_path)
     assert translate("page.table.waiting_join", "en", who="Bob") != p1.inner_text("[data-testid=status]")
     for page in (p1, p2):
         assert not chips_out_of_view(page), chips_out_of_view(page)
+
+
+def test_the_win_effect_keeps_still_for_reduced_motion(new_context):
+    """The win effect is drawn only with animations on (effects.js asks animationsOn()),
+    which is off when the system asks for reduced motion, and with the Animations box
+    unticked."""
+    page = new_context(BIG, reduced_motion="reduce").new_page()
+    page.goto("/")
+    page.wait_for_selector("[data-testid=rules-select]")
+    assert page.evaluate("import('/static/ui.js').then((m) => m.animationsOn())") is False
+    moving = new_context(BIG).new_page()
+    moving.goto("/")
+    moving.wait_for_selector("[data-testid=rules-select]")
+    assert moving.evaluate("import('/static/ui.js').then((m) => m.animationsOn())") is True
+    moving.uncheck("#motion-toggle")
+    assert moving.evaluate("import('/static/ui.js').then((m) => m.animationsOn())") is False
