@@ -1,8 +1,8 @@
 // The people at the table (issue 10): presence, spectators and a timed-out move (chips
 // after the score bar's), the clocks (beside the status line), the invite while the
-// friend has not joined, and the
-// aside: the last deal's replay, the watch link, quick phrases (a fixed list: no free
-// text from a person ever reaches the other), resign; and a phrase received, shown briefly.
+// friend has not joined, and the aside: the last deal's replay, the watch link, quick
+// phrases (a fixed list: no free text from a person ever reaches the other), resign; and
+// a phrase received, shown briefly.
 
 import { keysWithPrefix, t, tn } from "../i18n.js";
 import { h, toast } from "../ui.js";

@@ -1,8 +1,8 @@
 // The score bar: the score (or, for stakes, the stakes), tablas, the rules (their summary
 // opens on a click), the format, the deal, a test deck, the friend's presence and help.
 // Each part is its own chip, so a narrow screen wraps whole chips (no separators), and
-// every chip stays in view on a phone (issue 19).  The people region
-// appends its chips (presence, clocks, spectators) after these.
+// every chip stays in view on a phone (issue 19).  The people region appends its chips
+// (presence, spectators, a timed-out move) after these; the clocks sit by the status.
 
 import { openHelp, profileTitle } from "../help.js";
 import { t } from "../i18n.js";
