@@ -1,6 +1,7 @@
 // Never miss your turn (issue 10): the tab title and the favicon change while it is this
 // seat's turn, and an optional short beep (WebAudio, off by default, remembered in
-// localStorage "gameweave.sound") sounds when the turn comes to it.
+// localStorage "gameweave.sound") sounds when the turn comes to it; with the same
+// setting each move makes a soft card sound (issue 19).
 
 import { t } from "./i18n.js";
 
@@ -47,6 +48,29 @@ export function beep() {
     osc.stop(audio.currentTime + 0.16);
   } catch {
     // no sound: the title and the icon still say it
+  }
+}
+
+/** A card's soft click (0.06 s, low and quiet) as a move is made, when the sound is on
+ * (issue 19); silent where WebAudio is missing or blocked. */
+export function cardSound() {
+  if (!soundOn()) return;
+  try {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    audio = audio || new Ctx();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = "triangle";
+    osc.frequency.setValueAtTime(320, audio.currentTime);
+    osc.frequency.exponentialRampToValueAtTime(140, audio.currentTime + 0.06);
+    gain.gain.setValueAtTime(0.05, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.06);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.07);
+  } catch {
+    // no sound
   }
 }
 

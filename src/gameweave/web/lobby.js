@@ -115,7 +115,9 @@ function rulesChooser(saved) {
   function setProfiles(list, keep) {
     profiles = list && list.length ? list : FALLBACK_PROFILES;
     const want = keep || rulesSelect.value || saved.rules;
-    rulesSelect.replaceChildren(...profiles.map((p) => h("option", { value: p.name }, t("page.lobby.profile_option", { title: profileTitleText(p), summary: profileSummaryText(p) }))));
+    // each option is the profile's name alone (a long line was cut in the box); the
+    // chosen one's summary is said below it (rules-summary)
+    rulesSelect.replaceChildren(...profiles.map((p) => h("option", { value: p.name }, profileTitleText(p))));
     rulesSelect.value = profiles.some((p) => p.name === want) ? want : profiles[0].name;
     // the remembered format if it is this profile's, else the profile's default (sync)
     for (const r of Object.values(radios)) r.checked = false;

@@ -23,6 +23,7 @@ import * as opponent from "./table/opponent.js";
 import { createPeople } from "./table/people.js";
 import { createResult } from "./table/result.js";
 import { createScore } from "./table/score.js";
+import { createEffects, settingsBox } from "./table/effects.js";
 import { frameContext, TableClient } from "./table/state.js";
 import * as status from "./table/status.js";
 import { createGuide, isTutorialFrame } from "./tutorial.js";
@@ -43,6 +44,8 @@ export function openWatch(main, matchId, watchKey, ctx) {
 function skeleton(spectator) {
   const score = h("div", { class: "scorebar", "data-testid": "score" });
   const status = h("p", { class: "status", "data-testid": "status", role: "status", "aria-live": "polite" }, t("page.table.connecting"));
+  // the clocks beside the status line: the seat to act's decision and its time together
+  const clocks = h("div", { class: "clocks", role: "group", "aria-label": t("page.clock.label"), hidden: true });
   const invite = h("div", { class: "panel invite-panel", hidden: true });
   const notice = h("div", { class: "notice", role: "alert", hidden: true, "data-testid": "forced-notice" });
   const result = h("section", { class: "panel result", hidden: true, "aria-labelledby": "result-title" });
@@ -66,19 +69,19 @@ function skeleton(spectator) {
   const root = h(
     "div", { class: "table-page", "data-testid": "table-page" },
     h("div", { class: "board" },
-      score, status, waiting, said, invite, notice, result,
+      score, h("div", { class: "status-row" }, status, clocks), waiting, said, invite, notice, result,
       h("section", { class: "seat opp", "aria-label": spectator ? t("page.table.seat_2") : t("page.table.your_opponent") }, oppName, oppHand, oppTable),
       h("section", { class: "centre", "aria-label": t("page.table.centre") }, stock, live, dead),
       actions,
       h("section", { class: "seat me", "aria-label": spectator ? t("page.table.seat_1") : t("page.you") }, myTable, myName, handEl),
     ),
     h("aside", { class: "panel log", "aria-label": t("page.table.moves") }, h("h2", {}, t("page.table.moves")), log, logToggle,
-      extra,
+      extra, spectator ? "" : settingsBox(),
       h("p", { class: "muted small" }, h("a", { href: "/", "data-nav": "" }, t("page.table.lobby_link")))),
   );
   const el = {
     score, said, actions,
-    people: { score, extra, invite },
+    people: { score, clocks, extra, invite },
     status: { status, notice },
     opponent: { oppName, oppHand },
     melds: { oppTable, myTable },
@@ -133,7 +136,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
   };
   const regions = {
     score: createScore(), people: createPeople(env), melds: createMelds(), centre: createCentre(),
-    choices: createChoices(env), result: createResult(env), log: createLog(el.log),
+    choices: createChoices(env), result: createResult(env), log: createLog(el.log), effects: createEffects(root),
   };
   const { people, choices } = regions;
   let ctx = null; // the context of the frame shown
@@ -157,6 +160,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     regions.log.render(el.log, f, ctx);
     if (!guide && !spectator && isTutorialFrame(f)) guide = createGuide(env, el.status.status);
     if (guide) guide.render(f);
+    regions.effects.render(f, ctx);
     if (client.replaced) disableAll();
     const playing = ctx.v.status === "playing";
     restoreFocus(root, focus, { want: opts.focus, myTurn: !spectator && ctx.v.to_act === ctx.me && playing, playing, fallback: el.status.status });

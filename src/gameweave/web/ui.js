@@ -73,6 +73,30 @@ export function touchScreen() {
   return typeof window !== "undefined" && !!window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 }
 
+const CONFIRM_KEY = "gameweave.confirm_throws";
+
+/** Whether a throw waits to be confirmed (the table's `confirm-throws` setting, issue 19):
+ * a first click or tap on a hand card only selects it, and the Throw button (or a second
+ * tap) throws it.  Remembered in localStorage; on by default on a touch screen. */
+export function confirmThrows() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem(CONFIRM_KEY);
+  } catch {
+    saved = null;
+  }
+  return saved === "on" || saved === "off" ? saved === "on" : touchScreen();
+}
+
+/** Remember the `confirm-throws` setting. */
+export function setConfirmThrows(on) {
+  try {
+    localStorage.setItem(CONFIRM_KEY, on ? "on" : "off");
+  } catch {
+    // private mode: the default stays
+  }
+}
+
 /** The pause between bot moves shown one at a time (ms); 0 in tests via localStorage. */
 export function botPace() {
   const v = localStorage.getItem("gameweave.pace");

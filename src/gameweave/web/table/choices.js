@@ -1,14 +1,14 @@
 // The choices region: one control per legal action of the seat (the frame's `choices`,
 // PROTOCOL §4.3).  Meld choices are the primary action (R12/R18); nine or more open the
 // R18 chooser, where the seat picks the hand cards to add.  Throws are the hand's cards
-// (a touch screen selects a card first, then throws it); a move that publicly gives the
+// (with the confirm-throws setting, on for touch screens, a card is selected first, then thrown); a move that publicly gives the
 // opponent eleven asks first (R16).  Each control carries its action's §VII text in
 // `data-action` (what tests and hints find it by); what is sent is the choice's `id`.
 
 import { hintControl } from "../advice.js";
 import { cardRow, handOrder, meldKey, short, spokenList, TABLE_SEPARATOR } from "../cards.js";
 import { t, tn } from "../i18n.js";
-import { h, touchScreen } from "../ui.js";
+import { confirmThrows, h } from "../ui.js";
 import { dangerText } from "../words.js";
 
 /** Meld choices up to this many are shown as buttons at once; more open the R18 chooser. */
@@ -160,7 +160,7 @@ export function createChoices(env) {
     if (!item) return true;
     if (btn.closest("dialog")) {
       env.act(item);
-    } else if (item.d.kind === "throw" && !item.d.force && btn.matches("button.card") && touchScreen() && selected !== item.d.card) {
+    } else if (item.d.kind === "throw" && !item.d.force && btn.matches("button.card") && confirmThrows() && selected !== item.d.card) {
       selected = item.d.card; // select first; the second tap or the confirm button throws
       env.redraw({ focus: `[data-send="${CSS.escape(item.a)}"]` });
     } else if (item.d.danger) {

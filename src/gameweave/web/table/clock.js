@@ -1,6 +1,8 @@
 // The clocks of a match played on a clock (issue 10): one chip per seat, counting down
 // locally from the frame's `deadline_in_ms` (the server's clock; what is shown is only a
-// display of it).  The deadline counts the decision's seconds first, then the bank.
+// display of it).  The deadline counts the decision's seconds first, then the bank.  The
+// chips sit beside the status line (issue 19), so the clock of the seat to act is seen
+// where its decision is said, on a phone too.
 
 import { t } from "../i18n.js";
 import { h } from "../ui.js";
@@ -34,14 +36,19 @@ export function createClock(name) {
     }
   }
 
-  /** The chips for `m.clock` (none without a clock), to be placed in `el`; the ticking
-   * starts once they are in it (`start`). */
-  function chips(el, m) {
-    const clock = m.clock || null;
+  /** The chips for `m.clock` (none without a clock, nor while the friend has not
+   * joined: nothing is timed then), to be placed in `el`; the ticking starts once they
+   * are in it (`start`).  `me`: the seat of this page (null for a spectator): its chip is
+   * wrapped as `clock-self` (first), the other's as `clock-other`. */
+  function chips(el, m, me) {
+    const waiting = m.opponent && m.opponent.joined === false;
+    const clock = waiting ? null : m.clock || null;
     box = el;
     base = clock ? { at: performance.now(), ms: clock.deadline_in_ms, seat: clock.to_act, bank: clock.bank || {}, per: clock.per_decision } : null;
     if (!clock) return [];
-    return [1, 2].map((s) => h("span", { class: "chip clock", "data-testid": `clock-${s}`, "data-seat": String(s), "data-seconds": "" }));
+    const seats = me ? [me, me === 1 ? 2 : 1] : [1, 2];
+    return seats.map((s) => h("span", { class: "clock-slot", "data-testid": me ? (s === me ? "clock-self" : "clock-other") : null, "data-seat": String(s) },
+      h("span", { class: "chip clock", "data-testid": `clock-${s}`, "data-seat": String(s), "data-seconds": "" })));
   }
 
   function start() {

@@ -5,7 +5,7 @@
 
 import { backEl, cardEl, spoken } from "../cards.js";
 import { t, tn } from "../i18n.js";
-import { h, touchScreen } from "../ui.js";
+import { confirmThrows, h, touchScreen } from "../ui.js";
 import { seatBadges } from "./badges.js";
 
 /** Seat 1 seen from outside: its name, the backs of its cards, face up once it is over. */
@@ -52,7 +52,8 @@ export function render(el, f, { v, names, opp, prog, spectator }, plan) {
   }
   const hand = v.hand || [];
   const throwing = plan.throws.size > 0;
-  const hint = throwing ? (touchScreen() ? t("page.table.tap_to_throw") : t("page.table.click_to_throw")) : plan.chooser ? t("page.table.pick_to_add") : "";
+  const throwHint = touchScreen() ? t("page.table.tap_to_throw") : confirmThrows() ? t("page.table.click_then_confirm") : t("page.table.click_to_throw");
+  const hint = throwing ? throwHint : plan.chooser ? t("page.table.pick_to_add") : "";
   el.myName.replaceChildren(t("page.table.your_hand"),
     h("span", { class: "muted small" }, tn("page.table.cards", hand.length) + (hint ? ` · ${hint}` : "")),
     ...seatBadges(v.seat, prog));

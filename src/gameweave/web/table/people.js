@@ -1,7 +1,8 @@
-// The people at the table (issue 10): presence, clocks, spectators and a timed-out move
-// (chips after the score bar's), the invite while the friend has not joined, and the
-// aside: the last deal's replay, the watch link, quick phrases (a fixed list: no free
-// text from a person ever reaches the other), resign; and a phrase received, shown briefly.
+// The people at the table (issue 10): presence, spectators and a timed-out move (chips
+// after the score bar's), the clocks (beside the status line), the invite while the
+// friend has not joined, and the aside: the last deal's replay, the watch link, quick
+// phrases (a fixed list: no free text from a person ever reaches the other), resign; and
+// a phrase received, shown briefly.
 
 import { keysWithPrefix, t, tn } from "../i18n.js";
 import { h, toast } from "../ui.js";
@@ -122,7 +123,9 @@ export function createPeople(env) {
           onclick: () => sendPhrase(k) }, t(`phrase.${k}`))));
       out.push(phrases);
     }
-    if (!spectator && !m.over) {
+    // resigning is offered while a deal is played only: between deals there is no deal to
+    // give up (the match can be resigned once the next deal is dealt)
+    if (!spectator && !m.over && v.status === "playing") {
       out.push(h("p", {}, h("button", { type: "button", class: "btn small resign", "data-testid": "resign", disabled: client.replaced,
         onclick: (ev) => confirmResign(ev.currentTarget) }, t("page.resign.button"))));
     }
@@ -130,11 +133,15 @@ export function createPeople(env) {
     return out;
   }
 
-  /** el: {score, extra, invite}: chips after the score bar's, the aside, the invite. */
+  /** el: {score, clocks, extra, invite}: chips after the score bar's, the clocks, the
+   * aside, the invite. */
   function render(el, f, ctx) {
     const { m, names } = ctx;
     const presence = presenceChips(f, ctx);
-    const chips = [...presence, ...clock.chips(el.score, m)];
+    const chips = [...presence];
+    // the clocks while a deal is played (between deals nothing is timed)
+    el.clocks.replaceChildren(...clock.chips(el.clocks, ctx.v.status === "playing" ? m : {}, spectator ? null : f.seat));
+    el.clocks.hidden = !el.clocks.children.length;
     // the server played for a seat whose clock ran out (say so while that move is the last)
     if (m.timed_out && m.timed_out.version === f.version) {
       chips.push(h("span", { class: "chip timed-out", "data-testid": "timed-out", "data-seat": String(m.timed_out.seat) },

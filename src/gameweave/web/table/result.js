@@ -23,7 +23,8 @@ function summary(f, { v, m, me, opp, oppName, names, deal, spectator }, matchId)
     out.push(h("p", { class: "deal-line" }, t("page.result.deal_line", { n: deal, title })));
   } else {
     out.push(h("h2", { id: "result-title" }, title));
-    out.push(h("p", { class: "match-line" }, t(m.format === "first_to" ? "page.result.match_line_first_to" : "page.result.match_line", {
+    // a match for stakes is scored by its stakes (the stakes line below): said once
+    if (!m.stakes) out.push(h("p", { class: "match-line" }, t(m.format === "first_to" ? "page.result.match_line_first_to" : "page.result.match_line", {
       mine: sc[String(me)] ?? 0, theirs: sc[String(opp)] ?? 0, who: names.who(me), opp: oppName,
       tablas: sc.tablas ? t("page.result.tablas_part", { n: sc.tablas }) : "", target: m.target })));
   }

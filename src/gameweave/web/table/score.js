@@ -1,7 +1,8 @@
-// The score bar: the score, stakes, tablas, the rules (their summary opens on a click),
-// the format, the deal, a test deck, the friend's presence and help.  Each part is its
-// own chip, so a narrow screen wraps whole chips (no separators).  The people region
-// appends its chips (presence, clocks, spectators) after these.
+// The score bar: the score (or, for stakes, the stakes), tablas, the rules (their summary
+// opens on a click), the format, the deal, a test deck, the friend's presence and help.
+// Each part is its own chip, so a narrow screen wraps whole chips (no separators), and
+// every chip stays in view on a phone (issue 19).  The people region appends its chips
+// (presence, spectators, a timed-out move) after these; the clocks sit by the status.
 
 import { openHelp, profileTitle } from "../help.js";
 import { t } from "../i18n.js";
@@ -31,9 +32,11 @@ export function createScore() {
         if (b) b.textContent = t("page.table.rules_chip", { rules: rulesTitle });
       });
     }
+    // a match for stakes is scored by its stakes alone: one chip says the balance and the
+    // next deal's stake (the deals won are not said a second time beside it)
     el.replaceChildren(
-      h("span", { class: "score" }, h("strong", {}, `${names.who(me)} ${sc[String(me)] ?? 0}`), " – ", h("strong", {}, `${sc[String(opp)] ?? 0} ${oppName}`)),
-      m.stakes ? h("span", { class: "chip stakes", "data-testid": "stakes" }, stakesLine(m.stakes, me, oppName)) : "",
+      m.stakes ? h("span", { class: "chip stakes", "data-testid": "stakes" }, stakesLine(m.stakes, me, oppName))
+        : h("span", { class: "score" }, h("strong", {}, `${names.who(me)} ${sc[String(me)] ?? 0}`), " – ", h("strong", {}, `${sc[String(opp)] ?? 0} ${oppName}`)),
       sc.tablas ? h("span", { class: "chip" }, t("page.table.tablas_count", { n: sc.tablas })) : "",
       h("button", { type: "button", class: "chip rules-chip", "data-testid": "rules-name", "data-rules": rules, "aria-label": t("page.table.rules_label", { rules: rulesTitle || rules }),
         onclick: (ev) => openHelp(rules, ev.currentTarget) }, t("page.table.rules_chip", { rules: rulesTitle || rules })),

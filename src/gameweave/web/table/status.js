@@ -8,9 +8,14 @@ import { t } from "../i18n.js";
 import { h } from "../ui.js";
 import { statusText } from "../words.js";
 
+/** The friend has not taken seat 2 yet (nothing of theirs is decided or timed meanwhile). */
+const notJoined = (m) => !!(m.opponent && m.opponent.kind === "person" && m.opponent.joined === false);
+
 /** el: {status, notice}. */
-export function render(el, f, { v, me, names, oppName, forced, spectator, baseTitle }) {
-  el.status.textContent = statusText(v, names, { choices: f.choices || [] });
+export function render(el, f, { v, m, me, names, oppName, forced, spectator, baseTitle }) {
+  const waitJoin = notJoined(m) && v.status === "playing" && (spectator || v.to_act !== me);
+  el.status.textContent = waitJoin ? t("page.table.waiting_join", { who: spectator ? names.who(2) : oppName })
+    : statusText(v, names, { choices: f.choices || [] });
   el.status.classList.toggle("mine", !spectator && v.to_act === me);
   markTurn(!spectator && v.status === "playing" && v.to_act === me, baseTitle);
   if (!forced) {
