@@ -134,8 +134,10 @@ def test_analyze_svg_writes_the_graph_of_the_json(tmp_path):
     (chart,) = _charts(svg)
     assert "record 1" in chart.get("aria-label")
     dots = chart.findall(f"{SVG}circle[@data-step]")
-    assert [(int(c.get("data-step")), int(c.get("data-seat")), c.get("data-chance"), c.get("data-mistake") == "true")
-            for c in dots] == [(x["step"], x["seat"], str(x["played_win_chance"]), x["mistake"]) for x in d["decisions"]]
+    assert [(int(c.get("data-step")), int(c.get("data-seat")), float(c.get("data-chance")), c.get("data-mistake") == "true")
+            for c in dots] == [(x["step"], x["seat"], x["played_win_chance"], x["mistake"]) for x in d["decisions"]]
+    # written as the page writes it (JavaScript's String(x)): a sure win is "1"
+    assert any(c.get("data-chance") == "1" for c in dots) and not any(c.get("data-chance").endswith(".0") for c in dots)
     geometry = chart_geometry(d["decisions"], len(load_records(WON.read_text())[0].actions))
     assert [(float(c.get("cx")), float(c.get("cy"))) for c in dots] == [(p["x"], p["y"]) for p in geometry["points"]]
     for c in dots:  # up by the chance: 100 % at the top of the plot, 0 % at its bottom

@@ -203,14 +203,14 @@ def test_the_api_and_gameweave_analyze_give_the_same_figures_on_one_record(tmp_p
     mid, token = m["match_id"], m["token"]
     s1 = ws_seat(client, mid, 1, token)
     rng, moves = random.Random(5), 0
-    while moves < 8 and s1.state["view"]["status"] == "playing":
+    while s1.state["view"]["status"] == "playing":
         v = s1.state["view"]
-        if v["to_act"] == 1 and v["legal"]:
-            s1.act(rng.choice(v["legal"]))
-            moves += 1
-        s1.recv_state()
-    if s1.state["view"]["status"] == "playing":
-        s1.send({"type": "resign", "scope": "deal", "version": s1.state["version"]})
+        if v["to_act"] == 1 and v["legal"]:  # seat 1's turn: no bot move can make it stale
+            if moves == 8:
+                s1.send({"type": "resign", "scope": "deal", "version": s1.state["version"]})
+            else:
+                s1.act(rng.choice(v["legal"]))
+                moves += 1
         s1.recv_state()
     body = client.get(f"/api/matches/{mid}/deals/1/analysis", headers=_auth(token)).json()
     download = client.get(f"/api/matches/{mid}/deals/1/record", headers=_auth(token)).json()

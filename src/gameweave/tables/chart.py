@@ -54,6 +54,12 @@ def percent(chance: float) -> int:
     return (round(chance * 10000) + 50) // 100
 
 
+def _chance_text(x: float) -> str:
+    """A chance as JavaScript's ``String(x)`` writes it (the page's ``data-chance``): the
+    shortest round-trip digits, ``1`` and ``0`` without a decimal point."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
 def _r(x: float) -> float:
     return round(x, 1)
 
@@ -143,7 +149,7 @@ def chart_svg(g: Mapping[str, Any], *, title: str, seat_names: Mapping[int, str]
     for p in g["points"]:
         ring = g["colors"]["mistake"] if p["mistake"] else "#fff"
         out.append(f"<circle class=\"point seat-{p['seat']}{' mistake' if p['mistake'] else ''}\""
-                   f"{_attrs(data_step=p['step'], data_seat=p['seat'], data_chance=p['chance'])}"
+                   f"{_attrs(data_step=p['step'], data_seat=p['seat'], data_chance=_chance_text(p['chance']))}"
                    f"{_MISTAKE_ATTR if p['mistake'] else ''}"
                    f"{_attrs(cx=p['x'], cy=p['y'], r=p['r'], fill=g['colors'][str(p['seat'])], stroke=ring)}"
                    f" stroke-width=\"{2.5 if p['mistake'] else 1}\"><title>{escape(point_title(p))}</title></circle>")

@@ -126,7 +126,7 @@ function chartBlock(box, res, { dealNo, names, go }) {
   const drops = Object.fromEntries(res.decisions.map((d) => [d.step, pct(d.drop)]));
   const mistakes = res.decisions.filter((d) => d.mistake).map((d) => d.step);
   const chart = drawChart(res.chart, { title: t("page.analysis.chart_title", { n: dealNo, one: names(1), two: names(2) }),
-    names, stepWord: t("page.analysis.chart_step"), pointTitle: (p) => pointWords(p, names, drops), onPick: go });
+    names, stepWord: t("page.analysis.chart_step"), tick: (n) => t("page.analysis.tick", { pct: n }), pointTitle: (p) => pointWords(p, names, drops), onPick: go });
   const prev = h("button", { type: "button", class: "btn small", "data-testid": "prev-mistake" }, t("page.analysis.prev_mistake"));
   const next = h("button", { type: "button", class: "btn small", "data-testid": "next-mistake" }, t("page.analysis.next_mistake"));
   const where = h("span", { class: "muted small", "data-testid": "mistake-at" });
