@@ -22,7 +22,7 @@ from gameweave.cli import app
 from gameweave.engine import GameState, format_action, load_records, seat_view
 from gameweave.engine.record import GameRecord
 from gameweave.bots import make_bot
-from gameweave.tables.chart import PLOT, chart_geometry, percent
+from gameweave.tables.chart import GAP, PLOT, chart_geometry, percent
 
 RECORDS = Path(__file__).parent / "records"
 WON = RECORDS / "won.json"
@@ -159,7 +159,10 @@ def test_analyze_svg_of_a_match_has_a_graph_per_deal_in_the_language(tmp_path):
         assert len(chart.findall(f"{SVG}circle[@data-step]")) == len(o["decisions"])
         assert [t.text for t in chart.findall(f"{SVG}text") if t.get("class") == "legend"] == ["jugador 1", "jugador 2"]
     # stacked one under the other
-    assert [float(c.get("y")) for c in charts] == [i * float(charts[0].get("height")) for i in range(len(charts))]
+    assert [float(c.get("y")) for c in charts] == [i * (float(charts[0].get("height")) + GAP) for i in range(len(charts))]
+    # each says which deal it is
+    assert [next(t.text for t in c.findall(f"{SVG}text") if t.get("class") == "caption") for c in charts] == [
+        f"registro 1, mano {i}" for i in range(1, len(charts) + 1)]
 
 
 def test_analyze_svg_unwritable_is_one_line(tmp_path):

@@ -24,7 +24,7 @@ import typer
 from ..engine import GameRecord
 from ..i18n import translate
 from ..tables import choice_of
-from ..tables.chart import chart_geometry, chart_svg, percent, svg_file
+from ..tables.chart import GAP, chart_geometry, chart_svg, percent, svg_file
 from ..tables.words import decision_words, describe_choice
 from .app import RULES_HELP, app
 from .common import error, language_or_exit, profile_or_exit, read_records
@@ -150,10 +150,10 @@ def _write_svg(path: Path, charts: list[tuple[str, dict[str, Any], int]], lang: 
     for shown, d, steps in charts:
         g = chart_geometry(d["decisions"], steps)
         parts.append(chart_svg(g, title=_w("svg.title", lang, label=shown), seat_names=names,
-                               step_word=_w("col.step", lang), y=y,
+                               step_word=_w("col.step", lang), y=y, caption=shown,
                                point_title=titles({x["step"]: percent(x["drop"]) for x in d["decisions"]})))
         heights.append(g["height"])
-        y += g["height"]
+        y += g["height"] + GAP
     try:
         path.write_text(svg_file(parts, heights), encoding="utf-8")
     except OSError as exc:

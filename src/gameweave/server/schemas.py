@@ -271,6 +271,8 @@ class ChartOut(BaseModel):
     lines: dict[str, str]
     """Each seat's line ("1", "2") as SVG polyline points."""
     legend: list[ChartLegend]
+    caption: dict[str, float]
+    """Where a file's visible title goes (``x``, ``y``; the page has its own heading)."""
     colors: dict[str, str]
 
 

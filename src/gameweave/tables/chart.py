@@ -42,6 +42,8 @@ MISTAKE_RADIUS = 6.5
 """A mistake's dot radius (larger: it is a target to click)."""
 Y_TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
 """The chances marked on the left edge."""
+GAP = 16.0
+"""The space between two deals' graphs stacked in one file (:func:`svg_file`)."""
 _MISTAKE_ATTR = ' data-mistake="true"'
 _STEP_INTERVALS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
 _MAX_X_TICKS = 10
@@ -78,7 +80,8 @@ def chart_geometry(decisions: Sequence[Mapping[str, Any]], steps: int) -> dict[s
     ``{"width", "height", "plot": {left, top, right, bottom}, "steps", "step_x": [x of step
     0..steps], "x_ticks": [{step, x}], "y_ticks": [{value, y}], "points": [{step, seat,
     chance, mistake, x, y, r}] (in the order given), "lines": {"1"|"2": "x,y x,y …"},
-    "legend": [{seat, x, y}], "colors": {"1", "2", "mistake"}}``.  Raises
+    "legend": [{seat, x, y}], "caption": {x, y} (a file's visible title, right-aligned on
+    the legend's row), "colors": {"1", "2", "mistake"}}``.  Raises
     :class:`ValueError` if a decision's step is outside 1..``steps``."""
     left, top, right, bottom = PLOT["left"], PLOT["top"], PLOT["right"], PLOT["bottom"]
     n = max(int(steps), 0)
@@ -102,6 +105,7 @@ def chart_geometry(decisions: Sequence[Mapping[str, Any]], steps: int) -> dict[s
         "x_ticks": _x_ticks(n, step_x), "y_ticks": [{"value": v, "y": y_of(v)} for v in Y_TICKS],
         "points": points, "lines": lines,
         "legend": [{"seat": 1, "x": left, "y": 16.0}, {"seat": 2, "x": _r(left + (right - left) / 2), "y": 16.0}],
+        "caption": {"x": right, "y": 16.0},
         "colors": {**SEAT_COLORS, "mistake": MISTAKE_COLOR},
     }
 
@@ -127,12 +131,13 @@ def _frame(g: Mapping[str, Any], step_word: str) -> list[str]:
 
 
 def chart_svg(g: Mapping[str, Any], *, title: str, seat_names: Mapping[int, str], step_word: str,
-              point_title: Callable[[Mapping[str, Any]], str], y: float = 0.0) -> str:
+              point_title: Callable[[Mapping[str, Any]], str], y: float = 0.0, caption: str | None = None) -> str:
     """The chart of geometry ``g`` (:func:`chart_geometry`) as one ``<svg>`` element, with
     ``title`` (its accessible name), ``seat_names`` (1/2 -> the legend's names),
-    ``step_word`` (the x axis) and ``point_title(point)`` (each dot's tooltip).  ``y``
-    places it inside a larger file (nested SVGs of several deals); the caller adds the
-    XML namespace on the outermost element (:func:`svg_file`)."""
+    ``step_word`` (the x axis), ``point_title(point)`` (each dot's tooltip) and
+    ``caption`` (a visible title, e.g. which deal; the page has its own heading instead).
+    ``y`` places it inside a larger file (nested SVGs of several deals, :data:`GAP`
+    apart); the caller adds the XML namespace on the outermost element (:func:`svg_file`)."""
     w, h = g["width"], g["height"]
     out = [f"<svg data-testid=\"win-chart\" class=\"win-chart\" role=\"img\"{_attrs(aria_label=title, y=y, width=w, height=h)}"
            f" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#222\">",
@@ -142,6 +147,9 @@ def chart_svg(g: Mapping[str, Any], *, title: str, seat_names: Mapping[int, str]
         out.append(f"<line class=\"legend seat-{item['seat']}\"{_attrs(x1=item['x'], x2=item['x'] + 18, y1=item['y'] - 4, y2=item['y'] - 4, stroke=color)}"
                    f" stroke-width=\"2.5\"/>")
         out.append(f"<text class=\"legend\"{_attrs(x=item['x'] + 24, y=item['y'])}>{escape(seat_names[item['seat']])}</text>")
+    if caption:
+        out.append(f"<text class=\"caption\"{_attrs(x=g['caption']['x'], y=g['caption']['y'])} text-anchor=\"end\""
+                   f" font-weight=\"bold\">{escape(caption)}</text>")
     for seat, pts in g["lines"].items():
         if pts:
             out.append(f"<polyline class=\"line seat-{seat}\"{_attrs(points=pts, stroke=g['colors'][seat])}"
@@ -159,12 +167,13 @@ def chart_svg(g: Mapping[str, Any], *, title: str, seat_names: Mapping[int, str]
 
 def svg_file(charts: Sequence[str], heights: Sequence[float], width: float = WIDTH) -> str:
     """A standalone SVG document holding ``charts`` (:func:`chart_svg` outputs, placed one
-    under the other at the ``y`` each was drawn with; ``heights`` their heights)."""
-    total = sum(heights)
+    under the other at the ``y`` each was drawn with, :data:`GAP` apart; ``heights`` their
+    heights)."""
+    total = sum(heights) + GAP * max(len(heights) - 1, 0)
     return (f"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""
             f" width=\"{width}\" height=\"{total}\" viewBox=\"0 0 {width} {total}\">\n"
             f"<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n" + "\n".join(charts) + "\n</svg>\n")
 
 
-__all__ = ["HEIGHT", "MISTAKE_COLOR", "PLOT", "SEAT_COLORS", "WIDTH", "chart_geometry", "chart_svg", "percent",
+__all__ = ["GAP", "HEIGHT", "MISTAKE_COLOR", "PLOT", "SEAT_COLORS", "WIDTH", "chart_geometry", "chart_svg", "percent",
            "svg_file"]
