@@ -144,6 +144,9 @@ def test_the_win_chart_has_a_point_per_decision_and_next_mistake_reaches_each(ne
         for m in mistakes:
             page.click("[data-testid=next-mistake]")
             assert _current(page) == m
+            # the page does not jump away to the move list: the button stays in view
+            box = page.locator("[data-testid=next-mistake]").bounding_box()
+            assert 0 <= box["y"] and box["y"] + box["height"] <= SIZES[size]["height"]
             assert page.get_attribute(f"[data-testid=win-chart] [data-step='{m}']", "class").endswith("current")
         assert page.is_disabled("[data-testid=next-mistake]")
         for m in reversed(mistakes[:-1]):

@@ -28,6 +28,15 @@ function seatBlock(snap, s, me, seatName) {
       seat.hand.map((c) => cardEl(c, { size: "sm" }))));
 }
 
+/** Scroll the move list `list` (and only it: the page stays where it is, so a button
+ * pressed above the list stays under the finger) until its item `li` is in view. */
+function keepInView(list, li) {
+  const box = list.getBoundingClientRect();
+  const r = li.getBoundingClientRect();
+  if (r.top < box.top) list.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) list.scrollTop += r.bottom - box.bottom;
+}
+
 /** The dead cards after the first `k` events of a deal's public history: each `turn`
  * lets the live card die (`died`, R11). */
 export function deadAfter(history, k) {
@@ -197,7 +206,7 @@ export function openReplay(main, matchId, dealNo) {
       const on = Number(li.dataset.step) === step;
       li.classList.toggle("current", on);
       li.firstChild.setAttribute("aria-current", on ? "step" : "false");
-      if (on) li.scrollIntoView({ block: "nearest" });
+      if (on) keepInView(moves, li);
     }
     if (analysis) analysis.setStep(step);
     const opp = me === 1 ? 2 : 1;
