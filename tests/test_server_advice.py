@@ -184,3 +184,45 @@ def test_a_slow_hint_does_not_hold_up_the_server(tmp_path, table_server, ws_seat
     assert time.perf_counter() - t0 < 1.0
     th.join(10)
     assert got["r"].status_code == 200, got["r"].text
+
+
+def test_the_api_and_gameweave_analyze_give_the_same_figures_on_one_record(tmp_path, table_server, ws_seat):
+    """Issue 19: the analysis route and ``gameweave analyze --json`` on the deal's
+    downloaded record agree to the last decimal (one seed per record and decision, in
+    ``analyze_record``), and the route's ``chart`` is ``chart_geometry`` of those figures."""
+    import json
+    import random
+
+    from typer.testing import CliRunner
+
+    from gameweave.cli import app
+    from gameweave.tables.chart import chart_geometry
+
+    client = table_server(f"sqlite:///{tmp_path / 'same.db'}", decks=[DECK_A])
+    m = client.post("/api/matches", json={"opponent": "bot", "bot": "random"}).json()
+    mid, token = m["match_id"], m["token"]
+    s1 = ws_seat(client, mid, 1, token)
+    rng, moves = random.Random(5), 0
+    while s1.state["view"]["status"] == "playing":
+        v = s1.state["view"]
+        if v["to_act"] == 1 and v["legal"]:  # seat 1's turn: no bot move can make it stale
+            if moves == 8:
+                s1.send({"type": "resign", "scope": "deal", "version": s1.state["version"]})
+            else:
+                s1.act(rng.choice(v["legal"]))
+                moves += 1
+        s1.recv_state()
+    body = client.get(f"/api/matches/{mid}/deals/1/analysis", headers=_auth(token)).json()
+    download = client.get(f"/api/matches/{mid}/deals/1/record", headers=_auth(token)).json()
+    f = tmp_path / "deal.json"
+    f.write_text(json.dumps(download))
+    res = CliRunner().invoke(app, ["analyze", str(f), "--json"])
+    assert res.exit_code == 0, res.output
+    cli = json.loads(res.stdout)
+    assert len(cli["decisions"]) >= 4
+    api_decisions = [{k: v for k, v in d.items() if k not in ("played_id", "best_id", "best_choice")}
+                     for d in body["decisions"]]
+    assert api_decisions == cli["decisions"]
+    assert (body["level"], body["seed"], body["mistakes"]) == (cli["level"], cli["seed"], cli["mistakes"])
+    assert body["steps"] == len(download["record"]["actions"])
+    assert body["chart"] == chart_geometry(cli["decisions"], body["steps"])

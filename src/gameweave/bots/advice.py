@@ -17,6 +17,14 @@ as a percentage.  Everything is computed from the deciding seat's view at that m
 stock order, and the analysis of a decision uses only what that seat saw then, even
 though a record holds the whole deck.  Both are pure functions of (seed, view) — two
 states with the same view give the same numbers.
+
+The same record gives the same figures wherever it is analysed (issue 19): the page (the
+server's route), ``gameweave analyze`` and the API all call :func:`analyze_record` with
+its defaults (:data:`ANALYSIS_LEVEL`, :data:`ANALYSIS_SEED`, :data:`ANALYSIS_WORLDS`), and
+each decision's random numbers are seeded from that base seed and the deciding seat's
+view then (:func:`~gameweave.bots.base.view_key`: its hand and the public history, so one
+seed per record and decision).  The seed never reads the deck order or the salt, which
+were hidden when the decision was made (R21).
 """
 
 from __future__ import annotations
@@ -37,6 +45,14 @@ action's by this much (ten percentage points) or more."""
 
 ANALYSIS_WORLDS = 400
 """Sampled worlds per action for each analysed decision (common to every action)."""
+
+ANALYSIS_LEVEL = "master"
+"""The level whose search analyses a deal unless another is asked for (the page's and
+``gameweave analyze``'s)."""
+
+ANALYSIS_SEED = 0
+"""The base seed of every analysis unless another is asked for: with the deciding seat's
+view it seeds each decision (see the module's docstring)."""
 
 
 def _advisor(level_or_bot: str | Bot, seed: int) -> Bot:
@@ -175,14 +191,18 @@ def _analysis_bot(level: str, seed: int, worlds: int) -> SearchBot:
                      estimate_worlds=worlds)
 
 
-def analyze_record(record: GameRecord, level: str = "master", seed: int = 0, seats: Iterable[int] = (0, 1),
+def analyze_record(record: GameRecord, level: str = ANALYSIS_LEVEL, seed: int = ANALYSIS_SEED,
+                   seats: Iterable[int] = (0, 1),
                    worlds: int = ANALYSIS_WORLDS,
                    progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Analyse one deal record (finished or not): each decision of ``seats`` with the
     estimates of level ``level``'s search (its sampler and playouts, ``worlds`` sampled
     worlds per action; weaker levels are advised by the master's search), from the
     deciding seat's view only (R21).  ``progress(done, total)`` is called after each
-    decision.  Raises :class:`~gameweave.engine.ReplayError` for a bad action and
+    decision.  Deterministic: each decision's numbers depend on ``seed`` and the deciding
+    seat's view only, not on which seats or decisions are analysed with it, so the same
+    record and arguments give the same figures in the page, the API and the terminal.
+    Raises :class:`~gameweave.engine.ReplayError` for a bad action and
     :class:`ValueError` for an unknown level."""
     t0 = time.perf_counter()
     advisor = _analysis_bot(level, seed, worlds)
@@ -197,5 +217,5 @@ def analyze_record(record: GameRecord, level: str = "master", seed: int = 0, sea
                     level=level, seed=seed, seconds=time.perf_counter() - t0)
 
 
-__all__ = ["ANALYSIS_WORLDS", "MISTAKE_DROP", "Analysis", "DecisionAnalysis", "analyze_record", "analyze_views",
+__all__ = ["ANALYSIS_LEVEL", "ANALYSIS_SEED", "ANALYSIS_WORLDS", "MISTAKE_DROP", "Analysis", "DecisionAnalysis", "analyze_record", "analyze_views",
            "hint", "record_views"]

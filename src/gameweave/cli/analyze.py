@@ -4,7 +4,11 @@ alternative and the mistakes (:func:`gameweave.bots.advice.analyze_record`).
 The table gives each move in §VII notation (what a person may type) and, under it, in
 words from the deciding seat's view (the narrator, :mod:`gameweave.tables.words`), in
 the user's language (``--lang``, else the locale; ``analyze.*`` in the catalogs).  The
-JSON is the same in every language; errors are English lines on stderr."""
+JSON is the same in every language; errors are English lines on stderr.  Chances are
+shown as whole percentages rounded as the page rounds them
+(:func:`gameweave.tables.chart.percent`), and ``--svg FILE`` writes each deal's
+win-chance graph, placed by the same code as the page's
+(:func:`gameweave.tables.chart.chart_geometry`)."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -19,6 +24,7 @@ import typer
 from ..engine import GameRecord
 from ..i18n import translate
 from ..tables import choice_of
+from ..tables.chart import GAP, chart_geometry, chart_svg, percent, svg_file
 from ..tables.words import decision_words, describe_choice
 from .app import RULES_HELP, app
 from .common import error, language_or_exit, profile_or_exit, read_records
@@ -35,10 +41,12 @@ def analyze(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per deal instead of a table."),
     out: Path | None = typer.Option(None, "--out", "-o", dir_okay=False,
                                     help="Also write the analysis as JSON (a list of deals) to this file."),
+    svg: Path | None = typer.Option(None, "--svg", dir_okay=False,
+                                    help="Also write each deal's win-chance graph to this SVG file (the page's graph)."),
     rules: str | None = typer.Option(None, "--rules", help=RULES_HELP + " For records that name none."),
     level: str = typer.Option("master", "--level", help="The level whose bot estimates each choice: beginner, casual, intermediate or master (the default, the strongest)."),
     seat: int | None = typer.Option(None, "--seat", min=1, max=2, help="Only this seat's decisions (1 or 2)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the estimates (same seed, same numbers)."),
+    seed: int = typer.Option(0, "--seed", help="Base seed of the estimates (same seed, same numbers; the page and the API use 0, the default)."),
     worlds: int | None = typer.Option(None, "--worlds", min=1,
                                       help="Sampled deals per action and decision (default 400)."),
     lang: str | None = typer.Option(None, "--lang", help=LANG_HELP),
@@ -67,6 +75,7 @@ def analyze(
     seats = (0, 1) if seat is None else (seat - 1,)
     failed = False
     results: list[dict[str, Any]] = []
+    charts: list[tuple[str, dict[str, Any], int]] = []
     t_all = time.perf_counter()
     for n, rec in enumerate(records, 1):
         if isinstance(rec, GameweaveError):
@@ -89,6 +98,7 @@ def analyze(
                 continue
             d = {"record": n, "label": label, **analysis.to_dict()}
             results.append(d)
+            charts.append((shown, d, len(deal.actions)))
             if as_json:
                 typer.echo(json.dumps(d))
             else:
@@ -96,11 +106,7 @@ def analyze(
     if not as_json:
         typer.echo(_w("total", language, n=sum(len(r["decisions"]) for r in results),
                       seconds=f"{time.perf_counter() - t_all:.1f}"))
-    if out is not None:
-        try:
-            out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-        except OSError as exc:
-            error(f"cannot write {out}: {exc}", 2)
+    _save(out, svg, results, charts, language)
     sys.stdout.flush()
     if failed:
         raise typer.Exit(2)
@@ -112,7 +118,46 @@ def _w(key: str, lang: str, **params: object) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
+    return f"{percent(x):3d}%"
+
+
+def _save(out: Path | None, svg: Path | None, results: list[dict[str, Any]],
+          charts: list[tuple[str, dict[str, Any], int]], lang: str) -> None:
+    """Write ``--out`` (the JSON list of deals) and ``--svg`` (the graphs) when asked
+    (exit status 2 if one cannot be written)."""
+    if out is not None:
+        try:
+            out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            error(f"cannot write {out}: {exc}", 2)
+    if svg is not None:
+        _write_svg(svg, charts, lang)
+
+
+def _write_svg(path: Path, charts: list[tuple[str, dict[str, Any], int]], lang: str) -> None:
+    """Write every analysed deal's win-chance graph, one under the other, to ``path``
+    (exit status 2 if it cannot be written)."""
+    names = {s: _w("svg.seat", lang, n=s) for s in (1, 2)}
+
+    def titles(drops: dict[int, int]) -> Callable[[Any], str]:
+        def point_title(p: Any) -> str:
+            key = "svg.point_mistake" if p["mistake"] else "svg.point"
+            return _w(key, lang, step=p["step"], who=names[p["seat"]], pct=percent(p["chance"]),
+                      drop=drops.get(p["step"], 0))
+        return point_title
+
+    parts, heights, y = [], [], 0.0
+    for shown, d, steps in charts:
+        g = chart_geometry(d["decisions"], steps)
+        parts.append(chart_svg(g, title=_w("svg.title", lang, label=shown), seat_names=names,
+                               step_word=_w("col.step", lang), y=y, caption=shown,
+                               point_title=titles({x["step"]: percent(x["drop"]) for x in d["decisions"]})))
+        heights.append(g["height"])
+        y += g["height"] + GAP
+    try:
+        path.write_text(svg_file(parts, heights), encoding="utf-8")
+    except OSError as exc:
+        error(f"cannot write {path}: {exc}", 2)
 
 
 def _move_words(deal: GameRecord, analysis: Analysis, lang: str) -> dict[int, tuple[str, str]]:
@@ -138,11 +183,11 @@ def _lines(label: str, d: dict[str, Any], drop: float, lang: str,
     out = [_w("header", lang, label=label, rules=d["rules"], result=result, level=level,
               decisions=len(d["decisions"]), seconds=f"{d['seconds']:.1f}")]
     col = {k: _w(f"col.{k}", lang) for k in ("step", "seat", "decision", "played", "best", "win")}
-    out.append(f"{col['step']:>4} {col['seat']:>4}  {col['decision']:<16} {col['played']:<26} {col['win']:>6}  "
-               f"{col['best']:<26} {col['win']:>6}")
+    out.append(f"{col['step']:>4} {col['seat']:>4}  {col['decision']:<16} {col['played']:<26} {col['win']:>4}  "
+               f"{col['best']:<26} {col['win']:>4}")
     for x in d["decisions"]:
         same = x["best"] == x["played"]
-        mark = "  " + _w("mistake", lang, drop=f"{100 * x['drop']:.0f}") if x["mistake"] else ""
+        mark = "  " + _w("mistake", lang, drop=percent(x["drop"])) if x["mistake"] else ""
         out.append(f"{x['step']:>4} {x['seat']:>4}  {decision_words(x['decision'], lang):<16} {x['played']:<26} "
                    f"{_pct(x['played_win_chance'])}  {('=' if same else x['best']):<26} "
                    f"{_pct(x['best_win_chance'])}{mark}")

@@ -220,6 +220,62 @@ class AnalysedDecision(BaseModel):
     from the deciding seat's view), so the page never reads the action's text."""
 
 
+class ChartPoint(BaseModel):
+    """One decision's point of the win-chance graph (SVG units, y downwards)."""
+
+    step: int
+    seat: int
+    chance: float
+    """The deciding seat's win chance of the move played (``played_win_chance``), 0..1."""
+    mistake: bool
+    x: float
+    y: float
+    r: float
+
+
+class ChartXTick(BaseModel):
+    """A step marked under the graph."""
+
+    step: int
+    x: float
+
+
+class ChartYTick(BaseModel):
+    """A chance marked left of the graph (0..1)."""
+
+    value: float
+    y: float
+
+
+class ChartLegend(BaseModel):
+    """Where a seat's name goes in the graph's legend."""
+
+    seat: int
+    x: float
+    y: float
+
+
+class ChartOut(BaseModel):
+    """The win-chance graph of an analysed deal, placed (``tables.chart.chart_geometry``):
+    the page draws these numbers and ``gameweave analyze --svg`` the same ones."""
+
+    width: float
+    height: float
+    plot: dict[str, float]
+    steps: int
+    step_x: list[float]
+    """The x of every step, 0 (the deal as dealt) to ``steps``."""
+    x_ticks: list[ChartXTick]
+    y_ticks: list[ChartYTick]
+    points: list[ChartPoint]
+    lines: dict[str, str]
+    """Each seat's line ("1", "2") as SVG polyline points."""
+    legend: list[ChartLegend]
+    caption: dict[str, float]
+    """Where a file's visible title goes (``x``, ``y``; the page has its own heading)."""
+    colors: dict[str, str]
+
+
 class AnalysisOut(BaseModel):
     """``GET /api/matches/{id}/deals/{n}/analysis`` (``bots.advice.Analysis.to_dict``)."""
 
@@ -233,6 +289,9 @@ class AnalysisOut(BaseModel):
     decisions: list[AnalysedDecision]
     mistakes: dict[str, int]
     seconds: float
+    steps: int
+    """How many actions the deal's record holds."""
+    chart: ChartOut
 
 
 class StakeOffer(BaseModel):
@@ -346,7 +405,8 @@ class Ready(BaseModel):
 
 
 __all__ = [
-    "AnalysedDecision", "AnalysisOut", "BotList", "BotOpponent", "Catalog", "Chances", "Choice", "Clock", "CreateMatch",
+    "AnalysedDecision", "AnalysisOut", "BotList", "BotOpponent", "Catalog", "Chances", "ChartLegend", "ChartOut",
+    "ChartPoint", "ChartXTick", "ChartYTick", "Choice", "Clock", "CreateMatch",
     "DealOut", "DealResult", "ERROR_TEXT", "ErrorBody", "ErrorDetail", "EventOut", "GlossaryEntry", "Health",
     "HelpOut", "HelpSection", "HintEstimate", "HintOut", "InviteStatus", "JoinMatch", "JoinWithName",
     "MAX_SEATS_LISTED", "MatchInfo", "MyMatches", "MyMatchesOut", "PersonOpponent", "Player", "ProfileHelp",

@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { short, shortList, shortTable } from "./cards.js";
+import { drawChart, pct } from "./chart.js";
 import { errorText, t, tn } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -21,8 +22,8 @@ export function choiceWords(choice) {
   return parts.join(" ");
 }
 
-/** A chance 0..1 as a whole percentage. */
-export const pct = (x) => Math.round(100 * Number(x || 0));
+/** A chance 0..1 as a whole percentage, rounded as `gameweave analyze` rounds it. */
+export { pct };
 
 /** The lobby's "allow hints" box for a friend match (data-testid="hints-check"): POST
  * /api/matches `hints`; the friend agrees by joining (the invite page says so). */
@@ -79,27 +80,73 @@ function showHint(res, root, out, names) {
   out.replaceChildren(left.length ? h("ul", { class: "hint-list" }, left) : "");
 }
 
-/** The replay's "Analyse" control (data-testid="analyze"): fetches the analysis of
- * finished deal `dealNo` and writes, in each move of `moves` (li[data-step]) that was a
- * decision with a choice, the win chance of what was played and of the best
- * alternative; mistakes (a drop of 10 points or more) are marked (data-testid="mistake"). */
-export function analyzeControl({ matchId, token, dealNo, moves }) {
+/** The replay's "Analyse" control (data-testid="analyze") and the analysis it shows:
+ * fetches the analysis of finished deal `dealNo`; writes, in each move of `moves`
+ * (li[data-step]) that was a decision, the win chance of what was played and of the best
+ * alternative, mistakes (a drop of 10 points or more) marked (data-testid="mistake");
+ * draws the deal's win-chance graph (web/chart.js, data-testid="win-chart"), whose dots
+ * and the previous/next mistake buttons (prev-mistake, next-mistake) call `go(step)`.
+ * `names(seat)`: "You" or the seat's name.  Returns `{el, setStep(k), run()}`: setStep
+ * marks the replay's current step in the graph; run() starts the analysis (the button). */
+export function analyzeControl({ matchId, token, dealNo, moves, names, go }) {
   const out = h("p", { class: "analysis-out small", "data-testid": "analysis-out", role: "status", "aria-live": "polite" });
   const btn = h("button", { type: "button", class: "btn", "data-testid": "analyze" }, t("page.analysis.button"));
-  btn.addEventListener("click", async () => {
+  const box = h("div", { class: "analysis-chart", "data-testid": "analysis-chart", hidden: true });
+  let view = null; // {setStep} once drawn
+  let step = 0;
+  const run = async () => {
+    if (btn.disabled) return;
     btn.disabled = true;
     out.textContent = t("page.analysis.loading");
     try {
       const res = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/deals/${dealNo}/analysis`, { token });
       showAnalysis(res, moves);
-      out.textContent = tn("page.analysis.done", res.decisions.length, { seconds: res.seconds,
-        one: (res.mistakes || {})["1"] || 0, two: (res.mistakes || {})["2"] || 0 });
+      const counts = [1, 2].map((s) => t("page.analysis.mistakes_of", { who: names(s), n: (res.mistakes || {})[String(s)] || 0 })).join(", ");
+      out.textContent = tn("page.analysis.done", res.decisions.length, { seconds: res.seconds, counts });
+      view = chartBlock(box, res, { dealNo, names, go });
+      view.setStep(step);
     } catch (err) {
       out.textContent = t("page.analysis.failed", { why: errorText(err) });
       btn.disabled = false;
     }
-  });
-  return h("span", { class: "analysis-box" }, btn, out);
+  };
+  btn.addEventListener("click", run);
+  const el = h("div", { class: "analysis-box" }, h("p", {}, btn, out), box);
+  return { el, run, setStep: (k) => { step = k; if (view) view.setStep(k); } };
+}
+
+/** A point's words: its step, who decided, the chance, and for a mistake the drop. */
+function pointWords(p, names, drops) {
+  const args = { step: p.step, who: names(p.seat), pct: pct(p.chance), drop: drops[p.step] || 0 };
+  return t(p.mistake ? "page.analysis.point_mistake" : "page.analysis.point", args);
+}
+
+/** The graph and the mistake buttons of analysis `res`, drawn into `box`; `{setStep}`. */
+function chartBlock(box, res, { dealNo, names, go }) {
+  const drops = Object.fromEntries(res.decisions.map((d) => [d.step, pct(d.drop)]));
+  const mistakes = res.decisions.filter((d) => d.mistake).map((d) => d.step);
+  const chart = drawChart(res.chart, { title: t("page.analysis.chart_title", { n: dealNo, one: names(1), two: names(2) }),
+    names, stepWord: t("page.analysis.chart_step"), tick: (n) => t("page.analysis.tick", { pct: n }), pointTitle: (p) => pointWords(p, names, drops), onPick: go });
+  const prev = h("button", { type: "button", class: "btn small", "data-testid": "prev-mistake" }, t("page.analysis.prev_mistake"));
+  const next = h("button", { type: "button", class: "btn small", "data-testid": "next-mistake" }, t("page.analysis.next_mistake"));
+  const where = h("span", { class: "muted small", "data-testid": "mistake-at" });
+  let step = 0;
+  prev.addEventListener("click", () => { const k = [...mistakes].reverse().find((m) => m < step); if (k !== undefined) go(k); });
+  next.addEventListener("click", () => { const k = mistakes.find((m) => m > step); if (k !== undefined) go(k); });
+  const nav = h("div", { class: "mistake-nav", role: "group", "aria-label": t("page.analysis.mistakes_label") }, prev, next, where);
+  box.replaceChildren(h("div", { class: "chart-wrap" }, chart.el), h("p", { class: "muted small chart-help" }, t("page.analysis.chart_help")),
+    mistakes.length ? nav : h("p", { class: "small", "data-testid": "no-mistakes" }, t("page.analysis.no_mistakes")));
+  box.hidden = false;
+  return {
+    setStep(k) {
+      step = k;
+      chart.setStep(k);
+      prev.disabled = !mistakes.some((m) => m < k);
+      next.disabled = !mistakes.some((m) => m > k);
+      const i = mistakes.indexOf(k);
+      where.textContent = i >= 0 ? t("page.analysis.at_mistake", { i: i + 1, n: mistakes.length }) : "";
+    },
+  };
 }
 
 function showAnalysis(res, moves) {

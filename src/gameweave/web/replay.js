@@ -28,6 +28,15 @@ function seatBlock(snap, s, me, seatName) {
       seat.hand.map((c) => cardEl(c, { size: "sm" }))));
 }
 
+/** Scroll the move list `list` (and only it: the page stays where it is, so a button
+ * pressed above the list stays under the finger) until its item `li` is in view. */
+function keepInView(list, li) {
+  const box = list.getBoundingClientRect();
+  const r = li.getBoundingClientRect();
+  if (r.top < box.top) list.scrollTop -= box.top - r.top;
+  else if (r.bottom > box.bottom) list.scrollTop += r.bottom - box.bottom;
+}
+
 /** The dead cards after the first `k` events of a deal's public history: each `turn`
  * lets the live card die (`died`, R11). */
 export function deadAfter(history, k) {
@@ -103,8 +112,9 @@ function dealLinks(matchId, dealNo, deals) {
 }
 
 /** The replay page: its title, the deal links, the `controls`, the step's words, the
- * download and back links and the analysis; the board; the move list. */
-function replayLayout({ matchId, dealNo, token, oppName, deals, href, controls, stepText, moves, board }) {
+ * download and back links and the `analysis` (its control and graph); the board; the
+ * move list (every step, always; the current one marked). */
+function replayLayout({ matchId, dealNo, oppName, deals, href, controls, stepText, moves, board, analysis }) {
   return h("div", { class: "table-page replay" },
     h("div", { class: "board-wrap" },
       h("section", { class: "panel" },
@@ -116,7 +126,7 @@ function replayLayout({ matchId, dealNo, token, oppName, deals, href, controls, 
         h("p", {},
           h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, t("page.replay.download")), " ",
           h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
-        h("p", {}, analyzeControl({ matchId, token, dealNo, moves }))),
+        analysis),
       board),
     h("aside", { class: "panel log" }, h("h2", {}, t("page.table.moves")), moves));
 }
@@ -141,6 +151,8 @@ export function openReplay(main, matchId, dealNo) {
   let closed = false;
   let timer = null;
   let stepLines = []; // the log line(s) of each step, from the structured history
+  let analysis = null; // the Analyse control and its graph, once the replay is drawn
+  const asked = new URLSearchParams(location.search); // ?analyse=1&step=K (the match end's graphs)
 
   const onKey = (ev) => {
     if (!data || ev.target.closest("input, select, textarea")) return;
@@ -194,8 +206,9 @@ export function openReplay(main, matchId, dealNo) {
       const on = Number(li.dataset.step) === step;
       li.classList.toggle("current", on);
       li.firstChild.setAttribute("aria-current", on ? "step" : "false");
-      if (on) li.scrollIntoView({ block: "nearest" });
+      if (on) keepInView(moves, li);
     }
+    if (analysis) analysis.setStep(step);
     const opp = me === 1 ? 2 : 1;
     board.replaceChildren(
       seatBlock(snap, opp, me, seatName),
@@ -234,10 +247,13 @@ export function openReplay(main, matchId, dealNo) {
         btn("▶", t("page.replay.next"), () => { stopAutoplay(); show(step + 1); }, "replay-next"),
         btn("▶▶", t("page.replay.last"), () => { stopAutoplay(); show(data.snapshots.length - 1); }, "replay-last"),
         play);
-      main.replaceChildren(replayLayout({ matchId, dealNo, token: mine.token, oppName, deals: Number(d.deals) || dealNo,
-        href: downloadHref(d), controls, stepText, moves, board }));
+      analysis = analyzeControl({ matchId, token: mine.token, dealNo, moves, names: (s) => seatName(s),
+        go: (k) => { stopAutoplay(); show(k); } });
+      main.replaceChildren(replayLayout({ matchId, dealNo, oppName, deals: Number(d.deals) || dealNo,
+        href: downloadHref(d), controls, stepText, moves, board, analysis: analysis.el }));
       document.addEventListener("keydown", onKey);
-      show(0);
+      show(/^[0-9]{1,4}$/.test(asked.get("step") || "") ? Number(asked.get("step")) : 0);
+      if (asked.get("analyse") === "1") analysis.run();
     })
     .catch((err) => {
       if (closed) return;

@@ -5,6 +5,11 @@ waits on a search) and from the seat's own view only (R21): a hint reads
 :func:`~gameweave.engine.seat_view`, an analysis reads each deciding seat's view at that
 moment (the deal has ended, but nothing hidden at the time enters the numbers).
 Every route takes ``Authorization: Bearer <seat token>`` (either seat).
+
+An analysis is :func:`~gameweave.bots.advice.analyze_record` with its defaults, exactly
+as ``gameweave analyze`` runs it, so one record gives the same figures in the page, the
+API and the terminal (issue 19); its ``chart`` is :func:`~gameweave.tables.chart.chart_geometry`,
+the one code that places the win-chance graph's points (the page only draws them).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from ...bots.advice import analyze_record, hint, record_views
 from ...engine import GameRecord, format_action, seat_view
+from ...tables.chart import chart_geometry
 from ...tables.choices import choice_of
 from ..deps import HubDep, SeatDep
 from ..errors import ApiError
@@ -70,13 +76,15 @@ def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
             _cache.move_to_end(key)
             return got
     rec = GameRecord.from_dict(record)
-    analysis = analyze_record(rec, HINT_LEVEL, seed=key[1])
+    analysis = analyze_record(rec)  # the defaults, as `gameweave analyze` (issue 19)
     out = analysis.to_dict()
     # the best alternative described as data by the one module that describes choices
     views = {step: view for step, view, _ in record_views(rec)}
     for d, d_out in zip(analysis.decisions, out["decisions"]):
         d_out["played_id"], d_out["best_id"] = d.played.action, d.best.action
         d_out["best_choice"] = choice_of(views[d.step], d.best.action).to_dict()
+    out["steps"] = len(rec.actions)
+    out["chart"] = chart_geometry(out["decisions"], len(rec.actions))
     with _cache_lock:
         _cache[key] = out
         while len(_cache) > ANALYSIS_CACHE_SIZE:
@@ -88,8 +96,10 @@ def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
 async def get_analysis(n: int, seat_of: SeatDep) -> dict:
     """The analysis of finished deal ``n``: for each decision of both seats (more than one
     legal action) the action played and its win chance, the best action and its win
-    chance, the drop and whether it is a mistake (a drop of 10 points or more).  Each
-    decision is judged from the deciding seat's view then (R21).  Cached per deal.
+    chance, the drop and whether it is a mistake (a drop of 10 points or more), and the
+    win-chance graph's geometry (``chart``).  Each decision is judged from the deciding
+    seat's view then (R21); the figures equal ``gameweave analyze``'s on the deal's
+    record.  Cached per deal.
     ``status`` and ``winner`` are the deal's result (a resigned deal is won by the other
     seat, R20).  ``unknown_deal`` (404), ``deal_not_over`` (409)."""
     table, _seat = seat_of

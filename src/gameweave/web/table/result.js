@@ -8,9 +8,11 @@ import { t, tn } from "../i18n.js";
 import { h, toast } from "../ui.js";
 import { checkCommitment } from "../verify.js";
 import { seatName, stakesLine } from "../words.js";
+import { createDealCharts } from "./charts.js";
 
-/** The result's heading and the lines under it: [elements]. */
-function summary(f, { v, m, me, opp, oppName, names, deal, spectator }, matchId) {
+/** The result's heading and the lines under it: [elements]; `chart(n)` is the place of
+ * deal n's small graph at the match end (or null). */
+function summary(f, { v, m, me, opp, oppName, names, deal, spectator }, matchId, chart) {
   const title = v.status === "tablas" ? t("page.result.tablas") : names.x("page.result.deal_won", v.winner);
   const sc = m.score || {};
   const out = [];
@@ -35,7 +37,7 @@ function summary(f, { v, m, me, opp, oppName, names, deal, spectator }, matchId)
     out.push(h("ol", { class: "deal-results", "data-testid": "deal-results", "aria-label": t("page.result.every_deal") },
       m.results.map((w, i) => h("li", {},
         h("a", { href: `/replay/${matchId}/${i + 1}`, "data-nav": "" }, t("page.result.deal_n", { n: i + 1 })), ": ",
-        w == null ? t("term.tablas") : names.x("page.result.won_short", w)))));
+        w == null ? t("term.tablas") : names.x("page.result.won_short", w), chart ? chart(i + 1) : null))));
   }
   if (!spectator && v.opponent_hand && v.opponent_hand.length) {
     out.push(h("p", { class: "reveal-hand" }, tn("page.result.reveal", v.opponent_hand.length, { who: oppName })));
@@ -78,6 +80,7 @@ function waitingLine(el, { m, me, opp, names, spectator }) {
  */
 export function createResult(env) {
   const verified = {};
+  const charts = createDealCharts(env);
 
   async function rematch(btn) {
     btn.disabled = true;
@@ -152,11 +155,13 @@ export function createResult(env) {
     el.result.setAttribute("data-testid", "result");
     el.result.classList.toggle("match-end", !!ctx.m.over);
     const check = h("p", { class: "deck-check small", "data-testid": "deck-check" }, t("page.result.checking"));
-    const children = [...summary(f, ctx, env.matchId), check, deckDetails(f)];
+    const graphs = !!ctx.m.over && !env.spectator && Array.isArray(ctx.m.results) && ctx.m.results.length > 0;
+    const children = [...summary(f, ctx, env.matchId, graphs ? charts.holder : null), check, deckDetails(f)];
     const { row, ready } = buttons(ctx, waitingLine(el.waiting, ctx));
     children.push(ready, row);
     el.result.replaceChildren(...children.filter(Boolean));
     checkDeck(check, f, ctx);
+    if (graphs) charts.load(el.result, ctx.m.results.length, ctx.names);
   }
 
   return { render };
