@@ -33,8 +33,8 @@ def _english_locale(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------------- cli/common.py speaks no English
-JSON_KEYS = {"record", "deck", "rules"}
-"""Strings cli/common.py may hold that are data, not words: the JSON fields of a record."""
+JSON_KEYS = {"record", "deck", "rules", "result", "resigned"}
+"""Strings cli/common.py may hold that are data, not words: the JSON fields of a record and of a download."""
 
 
 def english_literals(source: str) -> list[str]:
