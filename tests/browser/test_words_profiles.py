@@ -175,3 +175,31 @@ def test_r10_the_live_card_is_credited_to_the_seat_that_turned_it_not_to_the_sea
     run = 'async (v) => (await import("/static/words.js")).turnerOf(v)'
     assert page.evaluate(run, v) == turner
     assert page.evaluate(run, {**v, "to_act": 3 - turner}) == turner  # as after a resign
+
+
+def test_r18b_meld_labels_say_what_changes_as_the_python_narrator_does(new_context):
+    """issue 19: each meld button of the 128-choice position (R18b) and of a forced meld
+    onto a table (R18e) says what changes, in the page's words exactly as the Python
+    narrator (tables.words.describe_change) says them; a table of eleven says it wins."""
+    from gameweave.engine import GameState
+    from gameweave.engine.conformance import build_deck
+    from gameweave.tables.words import describe_change
+
+    st = GameState.new(build_deck("Ac Ad Ah As 2d 3d 4d 5d 7d Jd", "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c", "6d"), rules="classic")
+    st.play("turn")
+    views = [seat_view(st, 0)]
+    rec = GameRecord.from_dict(json.loads((RECORDS / "aa_force_back.json").read_text(encoding="utf-8")))
+    st = rec.start()
+    for text in rec.actions[:8]:
+        st.play(text)
+    views.append(seat_view(st, 0))
+    for view in views:
+        choices = [c for c in seat_choices(view) if c.is_meld]
+        frame = {**view.to_dict(), "choices": [c.to_dict() for c in choices]}
+        got = _words(new_context, frame)["choices"]
+        for c, d in zip(choices, got):
+            if sum(m.bit_count() for m in c.melds) >= 11:
+                assert d["label"] == "Meld and win: eleven cards" and d["wins"]
+            else:
+                assert d["label"] == describe_change(view.melds[view.seat], c.melds), c.text
+                assert not d["wins"]
