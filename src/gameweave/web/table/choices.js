@@ -23,8 +23,8 @@ function meldButton({ a, d }, v, attrs = {}) {
     rows.push(cardRow(g, { size: "xs", highlight: v.forced || v.live }));
   });
   // "says-all": the label names every card of the table (no meld is kept as it was)
-  const cls = `btn primary choice meld-choice${d.keeps ? "" : " says-all"}${attrs.class ? ` ${attrs.class}` : ""}`;
-  return h("button", { type: "button", ...attrs, class: cls, "data-action": a, "aria-label": `${d.label}: ${(d.groups || []).map(spokenList).join("; ")}` },
+  const extra = `${d.keeps ? "" : " says-all"}${attrs.class ? ` ${attrs.class}` : ""}`;
+  return h("button", { type: "button", ...attrs, class: `btn primary choice meld-choice${extra}`, "data-action": a, "aria-label": `${d.label}: ${(d.groups || []).map(spokenList).join("; ")}` },
     h("span", { class: "choice-label" }, d.label), h("span", { class: "choice-cards" }, ...rows));
 }
 
