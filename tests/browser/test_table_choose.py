@@ -127,3 +127,24 @@ def test_r18b_a_ten_card_repartition_in_three_clicks(new_context, live_server, s
     _click_action(page, action)  # the third click
     assert page.get_attribute("[data-testid=meld-count-1]", "data-count") == "10"
     _wait_redrawn(page)
+
+
+def test_r18b_hint_entries_play_their_move_and_the_hinted_table_is_offered(new_context, live_server):
+    """issue 11/19: with every hand card picked no table but the win is listed; the hint
+    then puts its value on win-now and lists the best other tables as buttons that play
+    them (data-action); clicking one melds that table."""
+    page = _open(new_context, live_server, "1366", "en")
+    for c in R18B_HAND.split():
+        page.click(f"[data-pick='{c}']")
+    assert page.locator(".chooser-tables [data-action]").count() == 0
+    page.click("[data-testid=hint]")
+    page.wait_for_selector("[data-testid=win-now] [data-testid=hint-value]", timeout=60000)
+    entries = page.eval_on_selector_all(".hint-list button[data-action]", "els => els.map(e => e.dataset.action)")
+    assert entries and all(a.startswith("meld") for a in entries)
+    legal = _view(page)["view"]["legal"]
+    assert set(entries) <= set(legal)
+    best = page.get_attribute("[data-testid=hint-value][data-best=true]", "data-action")
+    assert best in legal
+    target = entries[0]
+    page.click(f'.hint-list button[data-action="{target}"]')
+    page.wait_for_function(f"document.querySelector('[data-testid=meld-count-1]').dataset.count === '{len(_table_cards(target))}'")
