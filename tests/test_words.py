@@ -20,8 +20,8 @@ from gameweave.engine.cards import mask_of
 from gameweave.i18n import LANGUAGES, messages
 from gameweave.tables import choice_of, seat_choices
 from gameweave.tables.words import (
-    LETTERS, SYMBOLS, Look, decision_words, describe_choice, describe_event, history_lines, is_set, seat_name,
-    symbol_cards, typed_notation,
+    LETTERS, SYMBOLS, Look, decision_words, describe_change, describe_choice, describe_event, history_lines, is_set,
+    seat_name, symbol_cards, typed_notation,
 )
 from deals import at_random, deals, play_out
 
@@ -91,6 +91,27 @@ def _gameweave_positions(n: int = 60):
     """(view, choices) at every decision of ``n`` random gameweave deals."""
     for d in deals("gameweave", n, at_random(random.Random(5))):
         yield d.view, seat_choices(d.view)
+
+
+def _m(text: str) -> int:
+    return mask_of(parse_cards(text))
+
+
+def test_r12_r18_what_a_meld_changes_in_both_languages():
+    """issue 19: a meld button says what changes: a meld grown, a meld split, a new meld;
+    melds kept as they were are not named."""
+    grown = describe_change([_m("4d 5d"), _m("Kc Kd Kh")], [_m("4d 5d 6d"), _m("Kc Kd Kh")])
+    assert grown == "6♦ joins 4♦ 5♦"
+    assert describe_change([_m("4d 5d 6d")], [_m("4d 5d 6d 7d Jd")]) == "7♦ J♦ join 4♦ 5♦ 6♦"
+    split = [_m("3s 4s 5s 6s")], [_m("3s 4s 5s"), _m("6s 7s Js")]
+    assert describe_change(*split) == "Splits 3♠ 4♠ 5♠ 6♠ into 3♠ 4♠ 5♠ and 6♠ 7♠ J♠"
+    assert describe_change(*split, lang="es") == "Separa 3♠ 4♠ 5♠ 6♠ en 3♠ 4♠ 5♠ y 6♠ 7♠ J♠"
+    assert describe_change([], [_m("7c 7d 7h")]) == "New set 7♣ 7♦ 7♥"
+    assert describe_change([], [_m("7c 7d 7h")], lang="es") == "Tercia nueva 7♣ 7♦ 7♥"
+    both = describe_change([], [_m("Ac Ah As"), _m("4d 5d 6d")], lang="es")
+    assert both == "Tercia nueva A♣ A♥ A♠ · corrida nueva 4♦ 5♦ 6♦"
+    assert describe_change([_m("3h 4h 5h"), _m("7h Jh Qh")], [_m("3h 4h 5h 6h 7h Jh Qh")]) == \
+        "6♥ joins 3♥ 4♥ 5♥ and 7♥ J♥ Q♥"
 
 
 def test_r12_r15_meld_and_force_choices_name_the_resulting_meld():

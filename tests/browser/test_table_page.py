@@ -88,8 +88,27 @@ def controls_are_the_legal_actions(page) -> bool:
     frame = page.request.get(f"/api/matches/{match_id}/view", headers={"Authorization": f"Bearer {token}"}).json()
     if str(frame["version"]) != _version(page) or page.locator("[data-testid=chooser]").count():
         return False  # moved on, or the R18 chooser shows only the tables of the picked cards
-    assert sorted(_legal(page)) == sorted(frame["view"]["legal"])
+    assert sorted(_legal(page)) == sorted(shown_choices(frame["choices"]))
     return True
+
+
+def shown_choices(choices: list[dict]) -> list[str]:
+    """The actions the page offers for a frame's ``choices``: every one, but equivalent
+    meld choices (the same cards on the table, R18) as one and every winning table (R16,
+    R18f) as one; the one kept is the one with the fewest melds, then the first."""
+    out, seen = [], {}
+    for c in choices:
+        if c["kind"] not in ("meld", "table"):
+            out.append(c["action"])
+            continue
+        cards = sorted(x for m in c["melds"] for x in m)
+        key = "win" if len(cards) >= 11 else " ".join(cards)
+        if key not in seen:
+            seen[key] = len(out)
+            out.append(c)
+        elif len(c["melds"]) < len(out[seen[key]]["melds"]):
+            out[seen[key]] = c
+    return [x if isinstance(x, str) else x["action"] for x in out]
 
 
 def play_until_result(page, rng: random.Random, max_clicks: int = 200, check_controls: bool = False) -> int:

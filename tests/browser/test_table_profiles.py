@@ -21,6 +21,7 @@ from gameweave.engine.conformance import build_deck
 from test_table_page import (
     take_seat,
     ENABLED, RESULT, _choose, _click_action, _legal, _version, _wait_redrawn, check_deal_end, play_until_result, shot,
+    shown_choices,
 )
 
 pytestmark = pytest.mark.timeout(240)
@@ -153,9 +154,10 @@ def test_a_whole_deal_in_every_profile_from_the_lobby(new_context, rules, tmp_pa
 
 
 def test_r18b_the_128_choice_position_melds_in_three_clicks(new_context, live_server, tmp_path):
-    """R18b: turned 6d, empty table, 128 tables.  The chooser marks the hand cards that may
-    be added; picking 7d and Jd leaves the one table that uses exactly those, drawn as the
-    table it makes: three clicks.  The deal then goes on to its result."""
+    """R18b: turned 6d, empty table, 128 tables.  The winning tables are one button
+    (win-now, R16); the chooser marks the hand cards that may be added and lists the other
+    tables largest first; picking 7d and Jd puts the table of just those first, drawn as
+    the table it makes: three clicks.  The deal then goes on to its result."""
     page = new_context(BIG).new_page()
     start_bot_match(page, live_server, "anglo-american", build_deck(R18B_HAND, R18B_OTHER, "6d"))
     t0 = time.perf_counter()
@@ -170,9 +172,12 @@ def test_r18b_the_128_choice_position_melds_in_three_clicks(new_context, live_se
     assert page.locator(".scorebar .chip.test").inner_text() == "test deck"
     picks = page.eval_on_selector_all("[data-pick]", "els => els.map(e => e.dataset.pick)")
     assert sorted(picks) == sorted(R18B_HAND.split())  # every hand card lies in some table
-    # nothing melds 6d alone: no table is offered before a pick, refuse stays one tap
-    assert page.locator(".chooser [data-action]").count() == 0
-    assert _legal(page) == ["refuse"]
+    # eleven can be melded: one button wins (R16); the other tables, one per set of cards
+    # on the table, are listed before any pick, largest first; refuse stays one tap
+    assert page.locator("[data-testid=win-now]").count() == 1
+    distinct = [a for a in shown_choices(frame["choices"]) if a.startswith("meld")]
+    assert page.locator(".chooser [data-action]").count() == len(distinct) - 1
+    assert page.locator('.board [data-action="refuse"]').count() == 1
     assert not off_screen(page), off_screen(page)
     clicks = 0
     page.click("[data-pick='7d']")
@@ -181,8 +186,9 @@ def test_r18b_the_128_choice_position_melds_in_three_clicks(new_context, live_se
     page.click("[data-pick='Jd']")
     clicks += 1
     offered = page.eval_on_selector_all(".chooser [data-action]", "els => els.map(e => e.dataset.action)")
-    assert offered == ["meld 6d 7d Jd"]
-    assert page.locator(".chooser [data-action] .card").count() == 3  # drawn as the table it makes
+    assert offered[0] == "meld 6d 7d Jd"  # the table of just the picks, then those using more
+    assert all("7d" in a and "Jd" in a for a in offered)
+    assert page.locator('.chooser [data-action="meld 6d 7d Jd"] .card').count() == 3  # drawn as the table it makes
     shot(page, tmp_path / "r18b-chooser-1366.png")
     page.set_viewport_size(PHONE)
     assert not off_screen(page), off_screen(page)
@@ -199,28 +205,36 @@ def test_r18b_the_128_choice_position_melds_in_three_clicks(new_context, live_se
     check_deal_end(page)
 
 
-def test_r18_picks_narrow_to_the_tables_that_use_exactly_those(new_context, live_server):
-    """R18b: picking Ac Ah As offers the tables with the three aces and 6d's run; a pick
-    that no table uses exactly offers none and says so; clearing the picks resets."""
+def test_r18_picks_narrow_to_the_tables_that_use_at_least_those(new_context, live_server):
+    """R18b: a pick leaves the tables that use at least the picked cards, largest first;
+    picking Ac Ah As 4d 5d puts the table of just those (the three aces and 6d's run)
+    first; every hand card picked leaves only the win (R18f), one button above the
+    chooser; clearing the picks resets."""
     page = new_context(BIG).new_page()
     start_bot_match(page, live_server, "classic", build_deck(R18B_HAND, R18B_OTHER, "6d"))
     _click_action(page, "turn")
     page.wait_for_selector("[data-testid=chooser]")
     page.click("[data-pick='Ac']")
-    assert page.locator(".chooser [data-action]").count() == 0
-    assert "pick more" in page.inner_text("[data-testid=chooser]")
+    offered = page.eval_on_selector_all(".chooser [data-action]", "els => els.map(e => e.dataset.action)")
+    assert offered and all("Ac" in a for a in offered)
+    sizes = [len(a.replace("/", " ").split()) - 1 for a in offered]
+    assert sizes == sorted(sizes, reverse=True)
+    assert "tables use A♣" in page.inner_text("[data-testid=chooser]")
     for c in ("Ah", "As", "4d", "5d"):
         page.click(f"[data-pick='{c}']")
     offered = page.eval_on_selector_all(".chooser [data-action]", "els => els.map(e => e.dataset.action)")
-    assert offered == ["meld Ac Ah As / 4d 5d 6d"]
+    assert offered[0] == "meld Ac Ah As / 4d 5d 6d"
     page.click("[data-clear=picks]")
     assert page.locator("[data-pick][aria-pressed=true]").count() == 0
-    # every hand card picked: the tables of eleven cards that win (R18f); still one screen
+    # every hand card picked: only the tables of eleven cards use them all, and they win
+    # (R18f): one button, above the chooser; still one screen
     for c in R18B_HAND.split():
         page.click(f"[data-pick='{c}']")
-    offered = page.eval_on_selector_all(".chooser [data-action]", "els => els.map(e => e.dataset.action)")
-    assert offered and "meld Ac Ah As / Ad 2d 3d 4d 5d 6d 7d Jd" in offered
-    assert "Meld and win" in page.inner_text(".chooser [data-action]")
+    assert page.locator(".chooser [data-action]").count() == 0
+    assert "No table uses all of" in page.inner_text("[data-testid=chooser]")
+    win = page.get_attribute("[data-testid=win-now]", "data-action")
+    assert len(win.replace("/", " ").split()) - 1 == 11
+    assert "Meld and win" in page.inner_text("[data-testid=win-now]")
     for size in (BIG, PHONE):
         page.set_viewport_size(size)
         assert not off_screen(page), (size, off_screen(page))
@@ -383,12 +397,14 @@ def test_a_crowded_anglo_american_turn_fits_a_phone(new_context, live_server, tm
         page = me if seat == 0 else friend
         page.wait_for_selector(f'.board [data-action="{action}"]:not([disabled])')
         _click_action(page, action)
-    me.wait_for_selector(f'.board [data-action="{offered[0]}"]:not([disabled])')
-    assert sorted(_legal(me)) == sorted(offered)
+    shown = shown_choices(_view(me)["choices"])  # equivalent tables as one, the win as one
+    me.wait_for_selector(f'.board [data-action="{shown[0]}"]:not([disabled])')
+    assert sorted(_legal(me)) == sorted(shown)
     assert me.locator("[data-testid=table-1] .meld").count() >= tables
     assert me.locator("[data-testid=table-2] .meld").count() >= tables
     assert me.locator("[data-testid=hand] .card").count() >= hand
-    assert me.locator(".board .meld-choice").count() >= 4
+    # (five tables of eleven there: one win-now button, R16)
+    assert me.locator(".board .meld-choice").count() == len([a for a in shown if a.startswith("meld")]) >= 1
     shot(me, tmp_path / "crowded-390.png")
     me.screenshot(path=f"/tmp/wtfix-crowded-390-{seed}.png")
     assert not off_screen(me), off_screen(me)

@@ -51,7 +51,7 @@ def test_r19_force_back_and_the_forced_meld_decision_on_the_page(new_context):
     assert got["forced"] == {"card": "7h", "meld": [], "how": "force", "pending": True}
     first = got["choices"][0]
     assert first["kind"] == "meld" and first["groups"] == [["3h", "4h", "5h"], ["6h", "7h", "Jh"]]
-    assert first["label"] == "New table, 1 card from your hand"
+    assert first["label"] == "Splits 3♥ 4♥ 5♥ 6♥ into 3♥ 4♥ 5♥ and 6♥ 7♥ J♥"  # what the table's change is
 
 
 def test_r19_the_force_back_choice_and_the_log_after_the_forced_meld(new_context):
@@ -121,7 +121,7 @@ def test_r19_r18e_an_anglo_american_friend_match_in_two_browsers(new_context, li
     a, b = pages[opener], pages[3 - opener]
     _click(a, "turn")
     meld = a.locator('[data-action="meld 3h 4h 5h 6h"]')
-    assert meld.inner_text().startswith("New sequence of 4")  # one new meld on an empty table (R18 in R12 words)
+    assert meld.inner_text().startswith("New sequence 3♥ 4♥ 5♥ 6♥")  # one new meld on an empty table
     _click(a, "meld 3h 4h 5h 6h")
     _click(a, "throw Ks")
     b.wait_for_selector('[data-action="turn"]:not([disabled])')
@@ -137,21 +137,22 @@ def test_r19_r18e_an_anglo_american_friend_match_in_two_browsers(new_context, li
     notice = a.locator("[data-testid=forced-notice]")
     notice.wait_for()
     assert "back onto you" in notice.inner_text()
-    a.wait_for_selector('[data-action="meld 3h 4h 5h / 6h 7h Jh"]')
+    # 3h 4h 5h / 6h 7h Jh and 3h-Jh put the same cards on the table: one button (R18)
+    a.wait_for_selector('[data-action="meld 3h 4h 5h 6h 7h Jh"]')
     assert "Forced" in a.inner_text("body") and "you must meld it" in a.inner_text("body")
-    assert a.locator('[data-action^="meld"]').count() == 3
+    assert a.locator('[data-action^="meld"]').count() == 2
     # the forced notice and the tables that take the card still fit one screen (issue 9)
     from test_table_profiles import BIG, PHONE, off_screen
 
     for size in (BIG, PHONE):
         a.set_viewport_size(size)
         assert not off_screen(a), (size, off_screen(a))
-    _click(a, "meld 3h 4h 5h / 6h 7h Jh")
+    _click(a, "meld 3h 4h 5h 6h 7h Jh")
     _click(a, "throw Jc")
     b.wait_for_function("document.querySelector('[data-testid=log]').innerText.includes('6♥ 7♥ J♥')")
     log = b.inner_text("[data-testid=log]")
     assert "forced 7♥ back onto" in log
-    assert "table is now 3♥ 4♥ 5♥ / 6♥ 7♥ J♥" in log
+    assert "table is now 3♥ 4♥ 5♥ 6♥ 7♥ J♥" in log
 
 
 def test_r10_the_live_card_is_credited_to_the_seat_that_turned_it_not_to_the_seat_to_act(new_context):
@@ -174,3 +175,31 @@ def test_r10_the_live_card_is_credited_to_the_seat_that_turned_it_not_to_the_sea
     run = 'async (v) => (await import("/static/words.js")).turnerOf(v)'
     assert page.evaluate(run, v) == turner
     assert page.evaluate(run, {**v, "to_act": 3 - turner}) == turner  # as after a resign
+
+
+def test_r18b_meld_labels_say_what_changes_as_the_python_narrator_does(new_context):
+    """issue 19: each meld button of the 128-choice position (R18b) and of a forced meld
+    onto a table (R18e) says what changes, in the page's words exactly as the Python
+    narrator (tables.words.describe_change) says them; a table of eleven says it wins."""
+    from gameweave.engine import GameState
+    from gameweave.engine.conformance import build_deck
+    from gameweave.tables.words import describe_change
+
+    st = GameState.new(build_deck("Ac Ad Ah As 2d 3d 4d 5d 7d Jd", "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c", "6d"), rules="classic")
+    st.play("turn")
+    views = [seat_view(st, 0)]
+    rec = GameRecord.from_dict(json.loads((RECORDS / "aa_force_back.json").read_text(encoding="utf-8")))
+    st = rec.start()
+    for text in rec.actions[:8]:
+        st.play(text)
+    views.append(seat_view(st, 0))
+    for view in views:
+        choices = [c for c in seat_choices(view) if c.is_meld]
+        frame = {**view.to_dict(), "choices": [c.to_dict() for c in choices]}
+        got = _words(new_context, frame)["choices"]
+        for c, d in zip(choices, got):
+            if sum(m.bit_count() for m in c.melds) >= 11:
+                assert d["label"] == "Meld and win: eleven cards" and d["wins"]
+            else:
+                assert d["label"] == describe_change(view.melds[view.seat], c.melds), c.text
+                assert not d["wins"]

@@ -18,6 +18,8 @@ speak through it; the page keeps a JavaScript narrator of its own (``web/words.j
   deal ended (R16, R17).
 * :func:`typed_notation` -- a line a person typed with a verb of the game in their
   language (``descartar K♠``) put into the §VII verbs the engine's codec reads.
+* :func:`describe_change` -- what a meld changes on a table (``"6♦ joins 4♦ 5♦"``), as
+  the page's meld buttons say it.
 * :func:`is_set`, :func:`seat_name`, :func:`decision_words`, :func:`say`.
 
 How cards and emphasis are written is the surface's business: a :class:`Look` says it
@@ -174,6 +176,50 @@ def _let_go_choice(c: Choice, view: SeatView, opp: str, lang: str, look: Look) -
     return say("choice.throw", lang, card=card)
 
 
+def _melds_words(melds: Sequence[int], lang: str, look: Look) -> str:
+    """Melds one after another: ``"3♠ 4♠ 5♠ and 6♠ 7♠ J♠"``."""
+    out = look.cards(melds[0])
+    for m in melds[1:]:
+        out = say("change.and", lang, a=out, b=look.cards(m))
+    return out
+
+
+def describe_change(before: Sequence[int], after: Sequence[int], lang: str = DEFAULT_LANGUAGE, *,
+                    look: Look = SYMBOLS) -> str:
+    """What a meld changes on a seat's table, from its melds ``before`` to its melds
+    ``after`` (card masks; R12, R18): one part per changed meld, ``"6♦ joins 4♦ 5♦"`` (a
+    meld grown), ``"splits 3♠ 4♠ 5♠ 6♠ into 3♠ 4♠ 5♠ and 6♠ 7♠ J♠"``, ``"new set 7♣ 7♦
+    7♥"``; melds kept as they were are not named.  Parts are joined by ``" · "``, the
+    first letter capitalised; ``""`` when nothing changes.  The page's ``changeWords``
+    (web/words.js) says the same from the same catalog keys (``words.change.*``)."""
+    old = [m for m in before if m not in after]
+    fresh = [m for m in after if m not in before]
+    told: set[int] = set()
+    parts = []
+    for m in old:
+        into = [n for n in fresh if n & m]
+        if len(into) < 2:
+            continue
+        parts.append(say("change.splits", lang, meld=look.cards(m), parts=_melds_words(into, lang, look)))
+        told.update(into)
+    for n in fresh:
+        if n in told:
+            continue
+        whole = [m for m in old if m & ~n == 0]
+        added = n
+        for m in whole:
+            added &= ~m
+        if not whole:
+            kind = "change.new_set" if is_set(n) else "change.new_sequence"
+            parts.append(say(kind, lang, cards=look.cards(n)))
+        elif not added:
+            parts.append(say("change.merges", lang, melds=_melds_words(whole, lang, look)))
+        else:
+            form = "one" if added.bit_count() == 1 else "other"
+            parts.append(say(f"change.joins.{form}", lang, cards=look.cards(added), meld=_melds_words(whole, lang, look)))
+    return _cap(" · ".join(parts))
+
+
 _CHOICE_WORDS: dict[str, Callable[[Choice, SeatView, str, str, Look], str]] = {
     "table": _table_choice, "meld": _meld_choice, "turn": _turn_choice, "force": _force_back_choice,
     "refuse": _let_go_choice, "throw": _let_go_choice,
@@ -328,5 +374,5 @@ def typed_notation(text: str, lang: str = DEFAULT_LANGUAGE) -> str:
 
 __all__ = [
     "LETTERS", "SYMBOLS", "CardText", "Look", "decision_words", "describe_choice", "describe_event", "history_lines",
-    "is_set", "say", "seat_name", "symbol_cards", "typed_notation",
+    "describe_change", "is_set", "say", "seat_name", "symbol_cards", "typed_notation",
 ]

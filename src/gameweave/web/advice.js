@@ -33,17 +33,32 @@ export function hintsAgreement() {
   return { el, checked: () => box.checked };
 }
 
+/** Hint entries listed below the control at most (the choices with no button of their own,
+ * best first). */
+const HINT_LIST_MAX = 4;
+
 /** The hint control of the table (data-testid="hint"), or null when no hint may be asked
  * now: not the seat's turn, a spectator, or a friend match made without hints.
  * `frame()` is the state frame now; the values are put next to each choice of `root`
- * (the buttons with `data-action`), or in a list below the control where a choice has no
- * button (e.g. a throw not yet picked). */
-export function hintControl({ matchId, token, frame, root, names }) {
+ * (the buttons with `data-action`), or, where a choice has no button (e.g. a table the
+ * chooser does not show), in a list below the control whose entries are buttons that
+ * play it (`data-action`).  `names(action)` labels an action; `alias(action)` is the
+ * action whose button stands for it (equivalent tables are one button); `known`, the
+ * answer already fetched for this version (shown at once); `remember(res)` keeps a new one.
+ */
+export function hintControl({ matchId, token, frame, root, names, alias = (a) => a, known = null, remember = null }) {
   const f = frame();
   const v = (f && f.view) || {};
   if (!token || !f || !(f.match || {}).hints || v.status !== "playing" || v.to_act !== f.seat || !(v.legal || []).length) return null;
   const out = h("div", { class: "hint-out", "data-testid": "hint-out", role: "status", "aria-live": "polite" });
   const btn = h("button", { type: "button", class: "btn small hint-btn", "data-testid": "hint" }, t("page.hint.button"));
+  const box = h("div", { class: "hint-box", "data-testid": "hint-box" }, btn, out);
+  if (known && known.version === f.version) {
+    btn.disabled = true;
+    // drawn once the region is in the page (the values go onto its buttons)
+    queueMicrotask(() => { if (root.contains(box)) showHint(known, root, out, names, alias); });
+    return box;
+  }
   btn.addEventListener("click", async () => {
     const version = f.version;
     btn.disabled = true;
@@ -52,32 +67,46 @@ export function hintControl({ matchId, token, frame, root, names }) {
       const res = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/hint`, { token });
       const now = frame();
       if (!now || now.version !== version || res.version !== version || !root.contains(btn)) return;
-      showHint(res, root, out, names);
+      showHint(res, root, out, names, alias);
+      if (remember) remember(res);
     } catch (err) {
       out.textContent = t("page.hint.failed", { why: errorText(err) });
       btn.disabled = false;
     }
   });
-  return h("div", { class: "hint-box", "data-testid": "hint-box" }, btn, out);
+  return box;
 }
 
-function showHint(res, root, out, names) {
+function showHint(res, root, out, names, alias) {
   for (const old of root.querySelectorAll("[data-testid=hint-value]")) old.remove();
-  const left = [];
+  // one value per button: equivalent actions count as the one shown for them (their best)
+  const byShown = new Map();
   for (const e of res.estimates) {
-    const best = e.action === res.best;
-    const value = h("span", { class: `hint-value${best ? " best" : ""}`, "data-testid": "hint-value", "data-action": e.action,
-      "data-win": String(e.score), "data-best": String(best) },
-    t("page.hint.win", { pct: pct(e.score) }), best ? ` · ${t("page.hint.best")}` : "");
-    const target = [...root.querySelectorAll("[data-action]")].find((b) => b.dataset.action === e.action && b.tagName === "BUTTON");
+    const a = alias(e.action);
+    const was = byShown.get(a);
+    const best = e.action === res.best || (was && was.best);
+    if (!was || e.score > was.score) byShown.set(a, { action: a, score: e.score, best });
+    else if (best) was.best = true;
+  }
+  const left = [];
+  for (const e of byShown.values()) {
+    const value = h("span", { class: `hint-value${e.best ? " best" : ""}`, "data-testid": "hint-value", "data-action": e.action,
+      "data-win": String(e.score), "data-best": String(e.best) },
+    t("page.hint.win", { pct: pct(e.score) }), e.best ? ` · ${t("page.hint.best")}` : "");
+    const target = [...root.querySelectorAll("button[data-action]")].find((b) => b.dataset.action === e.action && !b.closest(".hint-list"));
     if (target) {
-      target.classList.toggle("hint-best", best);
+      target.classList.toggle("hint-best", e.best);
       target.append(value);
     } else {
-      left.push(h("li", {}, h("span", { class: "hint-action" }, names ? names(e.action) : e.action), " ", value));
+      left.push({ e, value });
     }
   }
-  out.replaceChildren(left.length ? h("ul", { class: "hint-list" }, left) : "");
+  left.sort((x, y) => Number(y.e.best) - Number(x.e.best) || y.e.score - x.e.score);
+  // the entries play their move when clicked (the table's click handler sends data-action)
+  const entries = left.slice(0, HINT_LIST_MAX).map(({ e, value }) => h("li", {},
+    h("button", { type: "button", class: "btn small hint-play", "data-action": e.action },
+      h("span", { class: "hint-action" }, names ? names(e.action) : e.action), value)));
+  out.replaceChildren(entries.length ? h("ul", { class: "hint-list" }, entries) : "");
 }
 
 /** The replay's "Analyse" control (data-testid="analyze") and the analysis it shows:

@@ -203,6 +203,9 @@ export function statusText(view, names, opts = {}) {
     const canForce = choices.some((c) => c.force && c.kind !== "force");
     const canForceBack = choices.some((c) => c.kind === "force");
     const orForce = canForce ? ` ${t("page.state.may_force", { opp })}` : "";
+    // R16, R18f: a meld that makes eleven wins the deal at once; say so first
+    const canWin = choices.some((c) => (c.kind === "meld" || c.kind === "table") && (c.melds || []).flat().length >= 11);
+    if (canWin) return t("page.state.my.can_win", { card: view.decision === "meld" ? forced : live });
     switch (view.decision) {
       case "turn":
         return t("page.state.my.turn");
@@ -260,9 +263,56 @@ function meldNumber(melds, cards) {
   return i >= 0 ? i + 1 : 0;
 }
 
-/** "New set of 3" / "New sequence of 4" for a meld's cards (R5, R6). */
+/** Cards in words, "4♦ 5♦"; melds one after another, "3♠ 4♠ 5♠ and 6♠ 7♠ J♠". */
+function meldsWords(melds) {
+  return melds.map(shortList).reduce((a, b) => t("words.change.and", { a, b }));
+}
+
+/** "new set 7♣ 7♦ 7♥" / "new sequence 4♦ 5♦ 6♦" for a meld that is all new (R5, R6). */
 function newMeldWords(meld) {
-  return isSet(meld) ? t("page.choice.new_set", { n: meld.length }) : t("page.choice.new_sequence", { n: meld.length });
+  return t(isSet(meld) ? "words.change.new_set" : "words.change.new_sequence", { cards: shortList(meld) });
+}
+
+/**
+ * What a meld choice changes on the viewer's table, in words (R12, R18): from the melds
+ * `before` to the melds `after` (arrays of card names).  Each changed meld is one part:
+ * "6♦ joins 4♦ 5♦" (a meld grown), "splits 3♠ 4♠ 5♠ 6♠ into 3♠ 4♠ 5♠ and 6♠ 7♠ J♠" (a
+ * meld cut into several), "new set 7♣ 7♦ 7♥"; melds kept as they were are not named.
+ * Parts are joined by " · ", the first letter capitalised.  The Python narrator says
+ * the same (tables/words.py describe_change; the catalog's words.change.*).
+ */
+export function changeWords(before, after) {
+  const old = (before || []).map(handOrder);
+  const now = (after || []).map(handOrder);
+  const oldKeys = new Set(old.map(meldKey));
+  const nowKeys = new Set(now.map(meldKey));
+  const gone = old.filter((m) => !nowKeys.has(meldKey(m)));
+  const fresh = now.filter((m) => !oldKeys.has(meldKey(m)));
+  const told = new Set();
+  const parts = [];
+  for (const m of gone) {
+    const into = fresh.filter((n) => n.some((c) => m.includes(c)));
+    if (into.length < 2) continue;
+    parts.push(t("words.change.splits", { meld: shortList(m), parts: meldsWords(into) }));
+    for (const n of into) told.add(meldKey(n));
+  }
+  for (const n of fresh) {
+    if (told.has(meldKey(n))) continue;
+    const from = gone.filter((m) => m.every((c) => n.includes(c)));
+    const added = n.filter((c) => !from.some((m) => m.includes(c)));
+    if (!from.length) parts.push(newMeldWords(n));
+    else if (!added.length) parts.push(t("words.change.merges", { melds: meldsWords(from) }));
+    else parts.push(tn("words.change.joins", added.length, { cards: shortList(added), meld: meldsWords(from) }));
+  }
+  const text = parts.join(" · ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The key of the table a meld choice leaves (its cards in hand order): two choices with
+ * the same key put the same cards on the table, the same outcome (R18: the partition can
+ * be chosen again at every meld). */
+export function tableKey(choice) {
+  return meldKey((choice.melds || []).flat());
 }
 
 /**
@@ -287,32 +337,18 @@ export function describeChoice(choice, view, names) {
   if (kind === "meld") {
     const table = (choice.melds || []).map((m) => handOrder(m));
     const uses = choice.uses || [];
-    const cards = handOrder(table.flat());
+    const wins = table.flat().length >= 11; // R16, R18f: eleven on the table wins
+    const label = wins ? t("page.choice.meld_and_win") : changeWords(mine, table);
+    const key = tableKey(choice);
+    // the melds kept as they were: the only ones the label does not name
+    const before = new Set(mine.map(meldKey));
+    const keeps = table.filter((m) => before.has(meldKey(m))).length;
     if (choice.kind === "table" || view.rearranging) {
-      // R18: the whole new table.  Say the simple cases in R12's words: one new meld
-      // beside the melds kept, or one meld grown; anything else rearranges the table.
-      const before = new Set(mine.map(meldKey));
-      const after = new Set(table.map(meldKey));
-      const added = table.filter((m) => !before.has(meldKey(m)));
-      const gone = mine.filter((m) => !after.has(meldKey(m)));
-      let label;
-      if (cards.length >= 11) label = t("page.choice.meld_and_win");
-      else if (added.length === 1 && !gone.length) label = `${newMeldWords(added[0])}`;
-      else if (added.length === 1 && gone.length === 1 && gone[0].every((x) => added[0].includes(x))) {
-        label = uses.length
-          ? tn("page.choice.add_to_meld_hand", uses.length, { meld: mine.indexOf(gone[0]) + 1 })
-          : t("page.choice.add_to_meld", { meld: mine.indexOf(gone[0]) + 1 });
-      } else if (uses.length) label = tn("page.choice.new_table_hand", uses.length);
-      else label = t("page.choice.new_table");
-      return { kind, label, groups: table, cards, card, uses, danger };
+      // R18: the whole new table is drawn
+      return { kind, label, groups: table, cards: handOrder(table.flat()), card, uses, danger, wins, key, keeps };
     }
-    const grown = table.find((m) => m.includes(card)) || cards;
-    const idx = mine.findIndex((m) => m.every((x) => grown.includes(x)));
-    let label;
-    if (cards.length >= 11) label = t("page.choice.meld_and_win");
-    else if (idx >= 0 && !uses.length) label = t("page.choice.add_to_meld", { meld: idx + 1 });
-    else label = newMeldWords(grown);
-    return { kind, label, groups: [grown], cards: grown, card, uses, danger };
+    const grown = table.find((m) => m.includes(card)) || handOrder(table.flat());
+    return { kind, label, groups: [grown], cards: grown, card, uses, danger, wins, key, keeps };
   }
   if (kind === "turn") {
     return { kind, label: view.live && view.live_from && view.live_from !== me ? t("page.choice.let_go_turn") : t("page.choice.turn"), danger };

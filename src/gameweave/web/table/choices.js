@@ -6,7 +6,7 @@
 // `data-action` (what tests and hints find it by); what is sent is the choice's `id`.
 
 import { hintControl } from "../advice.js";
-import { cardRow, handOrder, meldKey, short, spokenList, TABLE_SEPARATOR } from "../cards.js";
+import { cardRow, handOrder, meldKey, short, shortList, spokenList, TABLE_SEPARATOR } from "../cards.js";
 import { t, tn } from "../i18n.js";
 import { confirmThrows, h } from "../ui.js";
 import { dangerText } from "../words.js";
@@ -14,30 +14,72 @@ import { dangerText } from "../words.js";
 /** Meld choices up to this many are shown as buttons at once; more open the R18 chooser. */
 const CHOOSER_FROM = 9;
 
-/** A meld choice's button: its label and the meld (or whole table, R18) it makes. */
-function meldButton({ a, d }, v) {
+/** A meld choice's button: its label and the meld (or whole table, R18) it makes.
+ * `attrs`: more attributes (the one-tap win's test id and class). */
+function meldButton({ a, d }, v, attrs = {}) {
   const rows = [];
   (d.groups || []).forEach((g, i) => {
     if (i) rows.push(h("span", { class: "meld-sep", "aria-hidden": "true" }, TABLE_SEPARATOR));
     rows.push(cardRow(g, { size: "xs", highlight: v.forced || v.live }));
   });
-  return h("button", { type: "button", class: "btn primary choice meld-choice", "data-action": a, "aria-label": `${d.label}: ${(d.groups || []).map(spokenList).join("; ")}` },
+  // "says-all": the label names every card of the table (no meld is kept as it was)
+  const extra = `${d.keeps ? "" : " says-all"}${attrs.class ? ` ${attrs.class}` : ""}`;
+  return h("button", { type: "button", ...attrs, class: `btn primary choice meld-choice${extra}`, "data-action": a, "aria-label": `${d.label}: ${(d.groups || []).map(spokenList).join("; ")}` },
     h("span", { class: "choice-label" }, d.label), h("span", { class: "choice-cards" }, ...rows));
 }
 
-/** The R18 chooser: the hand cards `picked` so far and the tables that use exactly them. */
-function chooserEl(meldItems, picked, v) {
-  const want = meldKey([...picked]);
-  const exact = meldItems.filter(({ d }) => meldKey(d.uses) === want);
-  const more = meldItems.filter(({ d }) => [...picked].every((c) => (d.uses || []).includes(c))).length - exact.length;
+/**
+ * The meld choices as the page offers them: equivalent tables as one (the same cards on
+ * the table: the same outcome, R18 lets the partition be chosen again at every meld), the
+ * simplest partition (fewest melds, then the server's order) standing for its kind.
+ * Returns {win, tables, alias}: the one winning table (R16, R18f) or null, the other
+ * tables, and for each meld action the action shown for it.
+ */
+export function meldPlan(meldItems) {
+  const groups = new Map();
+  for (const x of meldItems) {
+    const k = x.d.wins ? "win" : x.d.key;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(x);
+  }
+  const alias = new Map();
+  let win = null;
+  const tables = [];
+  for (const [k, xs] of groups) {
+    const rep = xs.reduce((best, x) => ((x.d.groups || []).length < (best.d.groups || []).length ? x : best));
+    for (const x of xs) alias.set(x.a, rep.a);
+    if (k === "win") win = rep;
+    else tables.push(rep);
+  }
+  return { win, tables, alias };
+}
+
+/** The tables of the chooser for the hand cards `picked`: those that use at least them,
+ * a table of exactly those first, then the largest first (most cards on the table). */
+export function chooserTables(tables, picked) {
+  const want = [...picked];
+  const exact = meldKey(want);
+  const fit = tables.filter(({ d }) => want.every((c) => (d.uses || []).includes(c)));
+  const size = (x) => (x.d.cards || []).length;
+  const rank = (x) => (meldKey(x.d.uses) === exact ? 0 : 1);
+  return fit.map((x, i) => [x, i]).sort(([x, i], [y, j]) => rank(x) - rank(y) || size(y) - size(x) || i - j).map(([x]) => x);
+}
+
+/** The R18 chooser: the hand cards `picked` so far and the tables that use at least them
+ * (a scrolling list); the table the hint recommends, once asked, comes first. */
+function chooserEl(tables, picked, v, hinted) {
   const card = v.forced || v.live;
-  const head = picked.size
-    ? `${tn("page.chooser.picked", picked.size, { tables: tn("page.chooser.tables_use", exact.length) })}${more > 0 ? ` ${t("page.chooser.more", { more })}` : ""}.`
-    : t("page.chooser.ways", { n: meldItems.length, card: card ? short(card) : t("page.it") });
+  const shown = chooserTables(tables, picked);
+  const cards = shortList(handOrder([...picked]));
+  const head = !picked.size ? t("page.chooser.ways", { n: tables.length, card: card ? short(card) : t("page.it") })
+    : shown.length ? tn("page.chooser.at_least", shown.length, { cards }) : t("page.chooser.none", { cards });
+  const best = hinted && !shown.slice(0, 1).some((x) => x.a === hinted.a) ? hinted : null;
+  const list = [...(best ? [meldButton(best, v, { class: "hint-pick", title: t("page.chooser.hint_best") })] : []),
+    ...shown.filter((x) => x !== best).map((x) => meldButton(x, v))];
   return h("div", { class: "chooser", "data-testid": "chooser" },
     h("p", { class: "chooser-head" }, head,
       picked.size ? h("button", { type: "button", class: "btn small", "data-clear": "picks" }, t("page.chooser.clear")) : ""),
-    exact.length ? h("div", { class: "chooser-tables" }, exact.slice(0, 12).map((x) => meldButton(x, v))) : "");
+    list.length ? h("div", { class: "chooser-tables" }, list) : "");
 }
 
 /** The controls of the choices that are neither melds nor plain throws: forces, turns,
@@ -71,7 +113,8 @@ export function createChoices(env) {
   let items = [];
   let picked = new Set(); // R18 chooser: the hand cards picked to add
   let selected = null; // touch screens: the card selected to throw, thrown on a second tap
-  let version = null; // the version `picked` and `selected` belong to
+  let version = null; // the version `picked`, `selected` and `hint` belong to
+  let hint = null; // the hint's answer for this version (GET /hint), once asked
 
   /** Draw the controls into `el` (the actions group); returns the hand's plan:
    * {throws: Map(card -> item), chooser, pickable: Set, picked: Set, selected: card|null}. */
@@ -81,21 +124,25 @@ export function createChoices(env) {
       version = f.version;
       picked = new Set();
       selected = null;
+      hint = null;
     }
     items = ctx.items;
-    const shown = items;
     const throws = new Map(items.filter((x) => x.d.kind === "throw" && !x.d.force).map((x) => [x.d.card, x]));
     const meldItems = items.filter((x) => x.d.kind === "meld");
-    const chooser = meldItems.length >= CHOOSER_FROM;
+    const plan = meldPlan(meldItems);
+    const chooser = meldItems.length >= CHOOSER_FROM && plan.tables.length > 0;
     const pickable = new Set();
     const controls = [];
+    // R16: a table of eleven wins the deal at once: one button above everything
+    if (plan.win) controls.push(meldButton(plan.win, v, { class: "win-now", "data-testid": "win-now" }));
     if (chooser) {
-      for (const { d } of meldItems) for (const c of d.uses || []) pickable.add(c);
-      controls.push(chooserEl(meldItems, picked, v));
-    } else if (meldItems.length) {
+      for (const { d } of plan.tables) for (const c of d.uses || []) pickable.add(c);
+      const hinted = hint && hint.best ? plan.tables.find((x) => x.a === plan.alias.get(hint.best)) : null;
+      controls.push(chooserEl(plan.tables, picked, v, hinted));
+    } else if (plan.tables.length) {
       // one box for the meld choices: on a phone it scrolls when there are many, so
       // the refuse/force choices and the hand stay on screen
-      controls.push(h("div", { class: "meld-choices", "data-testid": "meld-choices" }, meldItems.map((x) => meldButton(x, v))));
+      controls.push(h("div", { class: "meld-choices", "data-testid": "meld-choices" }, plan.tables.map((x) => meldButton(x, v))));
     }
     if (selected && throws.has(selected)) {
       controls.push(h("div", { class: "throw-confirm" },
@@ -106,8 +153,14 @@ export function createChoices(env) {
     el.hidden = !controls.length;
     el.classList.toggle("choosing", chooser);
     el.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, t("page.table.your_choices")), ...controls] : []));
+    const label = (a) => (items.find((x) => x.a === a) || { d: { label: a } }).d.label;
     const hintBox = env.spectator ? null : hintControl({ matchId: env.matchId, token: env.token, frame: env.frame, root: env.root,
-      names: (a) => (shown.find((x) => x.a === a) || { d: { label: a } }).d.label });
+      names: label, alias: (a) => plan.alias.get(a) || a, known: hint,
+      // the hint's answer stays for this version: a pick redraws the chooser with it
+      remember: (res) => {
+        hint = res;
+        if (chooser) env.redraw({});
+      } });
     if (hintBox) el.append(hintBox);
     return { throws, chooser, pickable, picked, selected };
   }
