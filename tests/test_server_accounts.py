@@ -56,7 +56,7 @@ def test_usernames_are_nfkc_and_case_insensitive_and_passwords_follow_the_rules(
 def test_sign_up_sets_an_httponly_lax_cookie_and_stores_only_hashes(client):
     r = _post(client, "sign-up", {"username": "Ana", "password": "tres tigres tristes"})
     assert r.status_code == 201, r.text
-    assert r.json() == {"username": "Ana", "seats": []}
+    assert r.json() == {"signed_in": True, "username": "Ana", "seats": []}
     cookie = r.headers["set-cookie"]
     assert f"{COOKIE}=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
     assert "Secure" not in cookie
@@ -92,14 +92,15 @@ def test_sign_out_and_sign_out_everywhere(client):
     _post(client, "sign-up", {"username": "Ana", "password": "tres tigres tristes"})
     other = TestClient(client.app)
     other.post("/api/account/sign-in", json={"username": "Ana", "password": "tres tigres tristes"}, headers=ORIGIN)
-    assert other.get("/api/account").status_code == 200
+    assert other.get("/api/account").json()["signed_in"]
     r = _post(client, "sign-out")
-    assert r.status_code == 200 and client.get("/api/account").status_code == 401
-    assert other.get("/api/account").status_code == 200  # only this browser's session ended
+    assert r.status_code == 200 and client.get("/api/account").json()["signed_in"] is False
+    assert other.get("/api/account").json()["signed_in"]  # only this browser's session ended
     _post(client, "sign-in", {"username": "Ana", "password": "tres tigres tristes"})
     r = _post(client, "sign-out-everywhere")
     assert r.json() == {"ok": True, "ended": 2}
-    assert other.get("/api/account").json()["error"]["code"] == "not_signed_in"
+    assert other.get("/api/account").json() == {"signed_in": False, "username": None, "seats": []}
+    assert other.post("/api/account/sign-out", headers=ORIGIN).json()["error"]["code"] == "not_signed_in"
 
 
 def test_twenty_wrong_passwords_meet_the_rate_limit_with_its_code(client):
@@ -129,7 +130,7 @@ def test_cross_origin_changes_change_nothing(client):
         assert r.status_code == 403
     r = client.post("/api/account/sign-out")  # the cookie with no Origin and no Referer
     assert r.status_code == 403
-    assert client.get("/api/account").status_code == 200  # still signed in: nothing changed
+    assert client.get("/api/account").json()["signed_in"]  # still signed in: nothing changed
     r = client.post("/api/account/sign-in", json={"username": "Ana", "password": "tres tigres tristes"},
                     headers={"Origin": "http://testserver:9999"})
     assert r.status_code == 403  # no sign-in from another origin either
@@ -142,9 +143,9 @@ def test_change_password_and_delete_the_account(client):
     r = _post(client, "password", {"current": "tres tigres tristes", "new": "Ana"})
     assert r.json()["error"]["code"] == "bad_password"
     assert _post(client, "password", {"current": "tres tigres tristes", "new": "otra clave muy larga"}).status_code == 200
-    assert client.get("/api/account").status_code == 200
+    assert client.get("/api/account").json()["signed_in"]
     assert _post(client, "delete", {"password": "otra clave muy larga"}).status_code == 200
-    assert client.get("/api/account").status_code == 401
+    assert client.get("/api/account").json()["signed_in"] is False
     client.cookies.clear()
     assert _post(client, "sign-in", {"username": "Ana", "password": "otra clave muy larga"}).status_code == 401
     assert _post(client, "sign-up", {"username": "ana", "password": "y otra clave mas"}).status_code == 201

@@ -1,4 +1,4 @@
-"""Wire schemas of the account routes (issue 20, ``routes/account.py``; PROTOCOL §3.12).
+"""Wire schemas of the account routes (issue 20, ``routes/account.py``; PROTOCOL §3.13).
 Request bodies are strict, as every request body of the API (:mod:`.schemas`)."""
 
 from __future__ import annotations
@@ -57,9 +57,11 @@ class HeldSeat(BaseModel):
 
 
 class AccountOut(BaseModel):
-    """The signed-in account: its username and the seats it holds (newest match first)."""
+    """Who this browser is signed in as: ``signed_in``, the username and the seats the
+    account holds (newest match first); signed out: ``false``, ``null`` and ``[]``."""
 
-    username: str
+    signed_in: bool
+    username: str | None
     seats: list[HeldSeat]
 
 

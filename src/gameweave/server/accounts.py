@@ -56,7 +56,7 @@ LIMITS = {
     "signin-address": Limit(50, timedelta(minutes=15)),
     "signup-address": Limit(20, timedelta(hours=1)),
 }
-"""The rate limits (PROTOCOL §3.12): failed sign-ins per account (10 in 15 minutes) and
+"""The rate limits (PROTOCOL §3.13): failed sign-ins per account (10 in 15 minutes) and
 per address (50 in 15 minutes), sign-ups per address (20 an hour)."""
 
 

@@ -1,4 +1,4 @@
-"""Account routes (issue 20; PROTOCOL §3.12): sign up, sign in, who is signed in, sign
+"""Account routes (issue 20; PROTOCOL §3.13): sign up, sign in, who is signed in, sign
 out (this browser, everywhere), change the password, delete the account.  Every route
 that changes something checks the request's origin (:func:`~..accounts.check_origin`)."""
 
@@ -40,8 +40,8 @@ def _clear_cookie(request: Request, response: Response) -> None:
 
 
 async def _out(accounts: Accounts, row: Any) -> dict:
-    return {"username": row.username, "seats": [{"match_id": s.match_id, "seat": s.seat}
-                                                for s in await accounts.seats(row)]}
+    return {"signed_in": True, "username": row.username,
+            "seats": [{"match_id": s.match_id, "seat": s.seat} for s in await accounts.seats(row)]}
 
 
 async def _signed_in(request: Request, accounts: Accounts, changes: bool) -> Any:
@@ -56,10 +56,14 @@ async def _signed_in(request: Request, accounts: Accounts, changes: bool) -> Any
     return row
 
 
-@router.get("", response_model=AccountOut, responses=error_responses(401))
+@router.get("", response_model=AccountOut)
 async def who(request: Request, accounts: AccountsDep) -> dict:
-    """The account this browser is signed in to, and the seats it holds."""
-    return await _out(accounts, await _signed_in(request, accounts, changes=False))
+    """The account this browser is signed in to and the seats it holds, or
+    ``signed_in: false`` (a page asks this on every visit: not an error)."""
+    row = await accounts.session(request.cookies.get(COOKIE))
+    if row is None:
+        return {"signed_in": False, "username": None, "seats": []}
+    return await _out(accounts, row)
 
 
 @router.post("/sign-up", status_code=201, response_model=AccountOut, responses=error_responses(403, 409, 422))
