@@ -24,14 +24,15 @@ PKG = ROOT / "src" / "gameweave"
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "i18n": set(),
+    "accounts": set(),
     "bots": {"engine"},
     "arena": {"engine", "bots"},
     "bench": {"engine"},
     "research": {"engine", "bots", "arena"},
     "tables": {"engine", "bots", "i18n"},
     "storage": {"engine", "tables"},
-    "server": {"engine", "bots", "tables", "storage", "i18n"},
-    "cli": {"engine", "bots", "tables", "storage", "server", "arena", "bench", "research", "i18n"},
+    "server": {"engine", "bots", "tables", "storage", "i18n", "accounts"},
+    "cli": {"engine", "bots", "tables", "storage", "server", "arena", "bench", "research", "i18n", "accounts"},
 }
 """Which layers each layer may import (besides itself and the package root)."""
 

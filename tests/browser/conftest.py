@@ -152,8 +152,15 @@ class PageWatch:
         self.errors: list[str] = []
 
     def watch(self, page) -> None:
-        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}")
+                if m.type == "error" and not _refused_sign_in(m.text) else None)
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+
+def _refused_sign_in(text: str) -> bool:
+    """Chromium logs every 4xx answer as a console error; a refused sign-in (401
+    bad_credentials, issue 20) is an answer the account page words, not a page error."""
+    return "status of 401 (Unauthorized)" in text
 
 
 def _contexts(browser, url: str, init_script: str):

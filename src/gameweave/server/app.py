@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
@@ -25,15 +26,17 @@ from .. import __version__
 from ..bots import bot_names, make_bot
 from ..bots.greedy import choose_greedy
 from ..storage import Store, resolve_url
+from ..storage.accounts import AccountStore
 from ..tables import TestDecks
 from ..tables.timeouts import TimeoutPolicy
 from ..tables.tutorial import TUTORIAL_BOT, tutorial_bot
+from .accounts import Accounts
 from .botrunner import Bots
 from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
 from .middleware import LimitMiddleware
-from .routes import advice, lobby, matches, ops, pages, tutorial
+from .routes import account, advice, lobby, matches, ops, pages, tutorial
 from .routes.pages import WEB_DIR
 from .settings import Settings
 from .ws import serve_socket
@@ -67,6 +70,17 @@ def build_hub(settings: Settings, store: Store, deck_source: Callable[[], tuple[
                clock_scale=settings.clock_scale, abandon_after_days=settings.abandon_after_days,
                phrase_interval_s=settings.phrase_interval_s, bots=Bots(bot_names, make_server_bot),
                timeout_policy=TimeoutPolicy(choose_greedy))
+
+
+def build_accounts(settings: Settings, store: Store, hub: Hub) -> Accounts:
+    """The accounts service (issue 20) on ``store``'s database, checking the seats a
+    sign-up brings along through ``hub``."""
+
+    async def seat_check(match_id: str, seat: int, token: str) -> bool:
+        table, index = await hub.seat_for_token(match_id, token)
+        return table is not None and index == seat - 1
+
+    return Accounts(AccountStore(store.engine), timedelta(days=settings.session_idle_days), seat_check=seat_check)
 
 
 def create_app(
@@ -113,12 +127,14 @@ def create_app(
     metrics = Metrics(settings.node_id, live_matches=lambda: len(hub.rooms), sockets=hub.socket_count)
     hub.metrics = metrics
 
+    accounts = build_accounts(settings, store, hub)
+
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
-        # Redis first; then matches whose bot was to act when the servers stopped continue
+    async def lifespan(app: FastAPI):  # Redis first; then bot matches left mid-move continue
         await hub.start()
         yield
         await hub.close()
+        accounts.close()
 
     app = FastAPI(
         title="Gameweave table server",
@@ -128,15 +144,13 @@ def create_app(
         docs_url=None,  # served by routes/pages.py from local files: the product needs no internet
         redoc_url=None,
     )
-    app.state.hub = hub
-    app.state.settings = settings
-    app.state.metrics = metrics
+    app.state.hub, app.state.settings, app.state.metrics, app.state.accounts = hub, settings, metrics, accounts
     app.state.database = store.description
     app.state.test_decks = deck_source if isinstance(deck_source, TestDecks) else None
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    for routes in (lobby, matches, advice, tutorial, ops, pages):
+    for routes in (lobby, matches, advice, tutorial, account, ops, pages):
         app.include_router(routes.router)
 
     @app.websocket("/ws/{match_id}")

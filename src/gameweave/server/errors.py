@@ -23,7 +23,8 @@ HTTP_STATUS = {
     "bad_invite": 403, "unknown_match": 404, "unknown_deal": 404, "already_joined": 409,
     "deal_not_over": 409, "not_a_friend_match": 409, "rate_limited": 429, "not_found": 404,
     "method_not_allowed": 405, "server_error": 500, "bad_name": 422, "unknown_language": 404,
-    "hints_off": 409, "not_your_turn": 409, "not_a_tutorial": 409,
+    "hints_off": 409, "not_your_turn": 409, "not_a_tutorial": 409, "bad_username": 422, "bad_password": 422,
+    "username_taken": 409, "bad_credentials": 401, "not_signed_in": 401, "cross_origin": 403,
 }
 """HTTP status of each error code (PROTOCOL §3)."""
 
@@ -145,7 +146,11 @@ def install_handlers(app: FastAPI, on_refusal=None) -> None:
 
     @app.exception_handler(TableError)  # ApiError too
     async def _table_error(_req: Request, exc: TableError):
-        return refuse(exc.code, exc.message, params=exc.params)
+        response = refuse(exc.code, exc.message, params=exc.params)
+        retry = (exc.params or {}).get("retry_after")
+        if isinstance(retry, int):
+            response.headers["Retry-After"] = str(retry)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_req: Request, exc: RequestValidationError):

@@ -104,14 +104,17 @@ class ErrorBody(BaseModel):
 
 ERROR_TEXT = {
     400: "Refused: e.g. ``unknown_bot``.",
-    401: "``bad_token``: no ``Authorization: Bearer <seat token>`` of this match.",
-    403: "``bad_invite``: the invite is not this match's.",
+    401: "``bad_token``: no ``Authorization: Bearer <seat token>`` of this match; ``bad_credentials`` or "
+         "``not_signed_in`` (accounts).",
+    403: "``bad_invite``: the invite is not this match's; ``cross_origin``: a change sent from another site.",
     404: "``unknown_match``, ``unknown_deal`` or ``not_found``.",
-    409: "``already_joined``, ``deal_not_over`` or ``not_a_friend_match``.",
+    409: "``already_joined``, ``deal_not_over``, ``not_a_friend_match`` or ``username_taken``.",
     413: "``too_large``: a body over 64 KiB.",
     422: "``malformed`` (not JSON, unknown or wrongly typed fields, values out of range), "
-         "``bad_option`` (an option the profile does not offer) or ``bad_name``; the message says which, in words.",
-    429: "``rate_limited``: too many requests from this address.",
+         "``bad_option`` (an option the profile does not offer), ``bad_name``, ``bad_username`` or ``bad_password``; "
+         "the message says which, in words.",
+    429: "``rate_limited``: too many requests from this address (or sign-in attempts for this account); "
+         "``params.retry_after`` says in how many seconds to try again.",
 }
 """What each error status of the API means (PROTOCOL §3)."""
 

@@ -55,6 +55,10 @@ class Settings(BaseSettings):
         ws_ping_interval_s, ws_ping_timeout_s: ``gameweave serve`` pings every socket
             this often; one that has not answered within the timeout does not read and
             is closed with 1008 "client too slow" (PROTOCOL §4.4).
+        session_idle_days: a signed-in session unused for this many days has expired
+            (issue 20); the cookie is kept by the browser as long.
+        cookie_secure: mark the session cookie ``Secure`` (only sent over https): set it
+            when the server is reached through https (a TLS-terminating proxy).
     """
 
     model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
@@ -81,6 +85,8 @@ class Settings(BaseSettings):
     phrase_interval_s: float = Field(3.0, ge=0)
     ws_ping_interval_s: float = Field(20.0, gt=0)
     ws_ping_timeout_s: float = Field(20.0, gt=0)
+    session_idle_days: float = Field(30.0, gt=0, le=400)
+    cookie_secure: bool = False
 
 
 __all__ = ["MAX_FRAME", "Settings"]

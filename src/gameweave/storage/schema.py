@@ -9,7 +9,8 @@ are stored only as SHA-256 hashes.
 from __future__ import annotations
 
 from sqlalchemy import (
-    BigInteger, Boolean, Column, DateTime, ForeignKeyConstraint, Integer, MetaData, String, Table, Text,
+    BigInteger, Boolean, Column, DateTime, ForeignKey, ForeignKeyConstraint, Index, Integer, MetaData, String,
+    Table, Text,
 )
 
 metadata = MetaData()
@@ -85,3 +86,51 @@ actions = Table(
 meld's is up to 43 bits, hence BIGINT; migration 0005 turned the §VII texts of older
 rows into ints under each match's profile).  (match, deal, seq) is unique, so two
 writers can never both append step ``seq``."""
+
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(64), nullable=True),
+    Column("username_key", String(64), nullable=True, unique=True),
+    Column("password_hash", String(255), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("deleted_at", DateTime(timezone=True), nullable=True),
+)
+"""One row per account (issue 20): the username as given (NFKC) and its key (NFKC,
+case-folded: unique), the argon2id hash.  A deleted account keeps its row (its id may
+be named by records) with username, key and hash set to null."""
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_sha256", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_seen_at", DateTime(timezone=True), nullable=False),
+)
+"""Server-side sessions: only the SHA-256 of the id the cookie holds."""
+
+account_seats = Table(
+    "account_seats",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("token", String(64), nullable=False),
+)
+"""The seats an account holds (seat 1 or 2 of a match) and the seat's token, so that the
+account can take its seat on any device (the token stays the socket's credential)."""
+
+auth_attempts = Table(
+    "auth_attempts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("bucket", String(160), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_auth_attempts_bucket_at", "bucket", "at"),
+)
+"""Attempts counted by the sign-in and sign-up rate limits (``signin-account:<key>``,
+``signin-address:<ip>``, ``signup-address:<ip>``), kept in the database so that every
+node counts the same."""

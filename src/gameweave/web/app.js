@@ -1,7 +1,8 @@
 // The single-page app: routes on location.pathname (the server serves index.html for
-// /, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n}, /watch/{id}/{key}).  The
+// /, /account, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n}, /watch/{id}/{key}).  The
 // language's catalog is loaded first (i18n.js); the lang-switch re-renders the page.
 
+import { renderAccount } from "./account.js";
 import { renderLobby } from "./lobby.js";
 import { openTable, joinAndOpen, openWatch } from "./table.js";
 import { loadLanguage, preferredLanguage, setupLangSwitch, t } from "./i18n.js";
@@ -25,6 +26,8 @@ function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0) {
     current = renderLobby(main, { go });
+  } else if (parts[0] === "account" && parts.length === 1) {
+    current = renderAccount(main, { go });
   } else if (parts[0] === "table" && parts.length === 2) {
     current = openTable(main, parts[1], { go });
   } else if (parts[0] === "join" && parts.length === 3) {

@@ -54,6 +54,12 @@ async def watch_page(match_id: str, watch_key: str):
     return index()
 
 
+@router.get("/account")
+async def account_page():
+    """The account page: sign up, sign in, sign out, change the password, delete."""
+    return index()
+
+
 @router.get("/replay/{match_id}/{n}")
 async def replay_page(match_id: str, n: str):
     """The replay page."""

@@ -1,0 +1,222 @@
+"""Accounts on the server (issue 20): sign-up, sign-in, sessions, sign-out (here and
+everywhere), password change, deletion, the seats an account holds, the rate limits and
+the cross-origin check.  The routes are ``routes/account.py``; names, passwords and
+hashing are :mod:`gameweave.accounts`'s; the tables are ``storage/accounts.py``'s.
+
+* **Sessions** are server-side: the cookie :data:`COOKIE` holds a random id, the database
+  its SHA-256; a new id at every sign-in; a session unused for ``session_idle_days``
+  expires.  The cookie is ``HttpOnly``, ``SameSite=Lax`` and, with ``cookie_secure``,
+  ``Secure``.
+* **Rate limits** (:data:`LIMITS`), counted in the database so that every node counts the
+  same: failed sign-ins per account and per address, sign-ups per address.  A refusal is
+  ``429 rate_limited`` with ``params.retry_after`` (seconds) and a ``Retry-After`` header.
+* **The same answer** for an unknown username and a wrong password
+  (``401 bad_credentials``), with the time of one password check either way.
+* **Cross-origin requests** (:func:`check_origin`): a request that changes something
+  and carries an ``Origin`` (or, without one, a ``Referer``) naming another origin —
+  another host, or another port of the same host — is refused with ``403 cross_origin``;
+  one that carries the session cookie must name this origin.  ``SameSite=Lax`` keeps
+  the cookie off cross-site posts as a second guard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import Request
+
+from ..accounts import AccountError, Passwords, check_password, new_session_id, normal_username, session_hash, \
+    username_key
+from ..storage import StorageError
+from ..storage.accounts import AccountRow, AccountStore, SeatLink
+from .errors import ApiError
+
+log = logging.getLogger("gameweave.server")
+
+COOKIE = "gameweave_session"
+"""The session cookie's name."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most ``count`` attempts in ``window`` in one bucket."""
+
+    count: int
+    window: timedelta
+
+
+LIMITS = {
+    "signin-account": Limit(10, timedelta(minutes=15)),
+    "signin-address": Limit(50, timedelta(minutes=15)),
+    "signup-address": Limit(20, timedelta(hours=1)),
+}
+"""The rate limits (PROTOCOL §3.13): failed sign-ins per account (10 in 15 minutes) and
+per address (50 in 15 minutes), sign-ups per address (20 an hour)."""
+
+
+def _error(exc: AccountError) -> ApiError:
+    return ApiError(exc.code, exc.message, exc.params)
+
+
+def check_origin(request: Request, has_session: bool) -> None:
+    """Refuse a cross-origin request that would change something (``403 cross_origin``):
+    its ``Origin`` (else ``Referer``) must name this server (the ``Host`` it was sent to,
+    port included).  Without either header a request is allowed only if it carries no
+    session cookie (a script such as curl: it holds no one's session)."""
+    claimed = request.headers.get("origin") or request.headers.get("referer")
+    if claimed is None:
+        if has_session:
+            raise ApiError("cross_origin", "a signed-in change must come from this site's own pages")
+        return
+    parts = urlsplit(claimed)
+    host = request.headers.get("host", "")
+    if parts.netloc.lower() != host.lower() or parts.scheme not in ("http", "https"):
+        raise ApiError("cross_origin", "requests from another site (or another port) cannot change an account")
+
+
+class Accounts:
+    """The accounts service of one node (all store calls and hashing off the event loop).
+
+    Args:
+        store: the :class:`~gameweave.storage.accounts.AccountStore`.
+        idle: a session unused this long has expired.
+        passwords: the argon2id hasher (default parameters).
+        seat_check: ``async (match_id, seat, token) -> bool``: is ``token`` seat ``seat``
+            (1/2) of that match (the hub's check)?
+    """
+
+    def __init__(self, store: AccountStore, idle: timedelta, passwords: Passwords | None = None,
+                 seat_check: Any = None):
+        self.store = store
+        self.idle = idle
+        self.passwords = passwords or Passwords()
+        self.seat_check = seat_check
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="gameweave-accounts")
+
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    async def _limit(self, kind: str, key: str) -> None:
+        """Raise ``rate_limited`` if bucket ``kind:key`` is full (nothing counted)."""
+        limit = LIMITS[kind]
+        count, oldest = await self._run(self.store.attempts, f"{kind}:{key}", limit.window)
+        if count >= limit.count:
+            wait = (oldest + limit.window - datetime.now(UTC)).total_seconds() if oldest else limit.window.seconds
+            retry = max(1, int(wait + 0.999))
+            raise ApiError("rate_limited", f"too many attempts; try again in {retry} s", {"retry_after": retry})
+
+    async def sign_up(self, username: Any, password: Any, address: str, seats: list[Any]) -> tuple[AccountRow, str]:
+        """A new account and its first session id; the seats given (``{match_id, seat,
+        token}``, checked against their matches) join it.  Raises :class:`ApiError`
+        ``rate_limited``, ``bad_username``, ``bad_password``, ``username_taken``."""
+        await self._limit("signup-address", address)
+        await self._run(self.store.note_attempt, f"signup-address:{address}")
+        try:
+            name = normal_username(username)
+            key = username_key(name)
+            check_password(password, name)
+        except AccountError as exc:
+            raise _error(exc) from None
+        digest = await self._run(self.passwords.hash, password)
+        try:
+            row = await self._run(self.store.create, name, key, digest)
+        except StorageError:
+            raise ApiError("username_taken", "that username is taken", {"username": name}) from None
+        await self.join_seats(row, seats)
+        log.info("account %d signed up", row.id)
+        return row, await self._new_session(row)
+
+    async def sign_in(self, username: Any, password: Any, address: str) -> tuple[AccountRow, str]:
+        """The account and a new session id.  Raises :class:`ApiError` ``rate_limited``
+        or ``bad_credentials`` (the same for an unknown name and a wrong password)."""
+        try:
+            key = username_key(username) if isinstance(username, str) else ""
+        except AccountError:
+            key = ""
+        await self._limit("signin-address", address)
+        if key:
+            await self._limit("signin-account", key)
+        row = await self._run(self.store.by_key, key) if key else None
+        ok = False
+        if isinstance(password, str) and 0 < len(password) <= 256:
+            if row is None:
+                await self._run(self.passwords.dummy_verify, password)
+            else:
+                ok = await self._run(self.passwords.verify, row.password_hash, password)
+        if row is None or not ok:
+            await self._run(self.store.note_attempt, f"signin-address:{address}")
+            if key:
+                await self._run(self.store.note_attempt, f"signin-account:{key}")
+            raise ApiError("bad_credentials", "that username and password do not match an account")
+        if self.passwords.needs_rehash(row.password_hash):
+            await self._run(self.store.set_hash, row.id, await self._run(self.passwords.hash, password))
+        await self._run(self.store.forget_attempts, f"signin-account:{key}")
+        return row, await self._new_session(row)
+
+    async def _new_session(self, row: AccountRow) -> str:
+        session_id = new_session_id()
+        await self._run(self.store.add_session, row.id, session_hash(session_id))
+        return session_id
+
+    async def session(self, session_id: str | None) -> AccountRow | None:
+        """The account a session cookie holds, or None (none, unknown or expired)."""
+        if not session_id or len(session_id) > 128:
+            return None
+        return await self._run(self.store.session, session_hash(session_id), self.idle)
+
+    async def sign_out(self, session_id: str) -> None:
+        """End this session."""
+        await self._run(self.store.drop_session, session_hash(session_id))
+
+    async def sign_out_everywhere(self, row: AccountRow) -> int:
+        """End every session of the account; how many ended."""
+        return int(await self._run(self.store.drop_sessions, row.id))
+
+    async def _check_password(self, row: AccountRow, password: Any) -> None:
+        ok = isinstance(password, str) and await self._run(self.passwords.verify, row.password_hash, password)
+        if not ok:
+            raise ApiError("bad_credentials", "that is not this account's password")
+
+    async def change_password(self, row: AccountRow, current: Any, new: Any) -> str:
+        """Check ``current``, set ``new``, end every session; returns a new session id
+        for this browser.  Raises ``bad_credentials`` or ``bad_password``."""
+        await self._check_password(row, current)
+        try:
+            check_password(new, row.username)
+        except AccountError as exc:
+            raise _error(exc) from None
+        await self._run(self.store.set_hash, row.id, await self._run(self.passwords.hash, new))
+        await self._run(self.store.drop_sessions, row.id)
+        return await self._new_session(row)
+
+    async def delete(self, row: AccountRow, password: Any) -> None:
+        """Delete the account after checking its password (records stay; the name on
+        them becomes anonymous).  Raises ``bad_credentials``."""
+        await self._check_password(row, password)
+        await self._run(self.store.delete, row.id)
+        log.info("account %d deleted", row.id)
+
+    async def join_seats(self, row: AccountRow, seats: list[Any]) -> int:
+        """Join the seats whose tokens check out to the account; how many joined."""
+        good = []
+        for s in seats:
+            if self.seat_check is not None and await self.seat_check(s.match_id, s.seat, s.token):
+                good.append(SeatLink(s.match_id, s.seat, s.token))
+        return int(await self._run(self.store.link_seats, row.id, good)) if good else 0
+
+    async def seats(self, row: AccountRow) -> list[SeatLink]:
+        """The seats the account holds."""
+        return list(await self._run(self.store.seats, row.id))
+
+    def close(self) -> None:
+        """Stop the hashing threads."""
+        self.pool.shutdown(wait=True)
+
+
+__all__ = ["Accounts", "COOKIE", "LIMITS", "Limit", "check_origin"]
