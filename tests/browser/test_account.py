@@ -37,6 +37,7 @@ def test_sign_up_with_this_browsers_seat_then_sign_in_elsewhere(new_context, siz
     page.click("[data-testid=new-match-bot]")
     page.wait_for_url("**/table/*")
     match_id = page.url.rsplit("/", 1)[1]
+    page.goto("/")  # the account is reached from the lobby
     page.click("[data-testid=account-link]")
     page.wait_for_selector("[data-testid=sign-up]")
     _shot(page, f"account-signed-out-{size}-{lang}")

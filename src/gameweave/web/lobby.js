@@ -343,14 +343,8 @@ export function renderLobby(main, { go }) {
     }
   }
 
-  async function copy(url) {
-    try {
-      await navigator.clipboard.writeText(url);
-      toast(t("page.copied"));
-    } catch {
-      toast(t("page.copy_by_hand"));
-    }
-  }
+  const copy = (url) => Promise.resolve().then(() => navigator.clipboard.writeText(url))
+    .then(() => toast(t("page.copied")), () => toast(t("page.copy_by_hand")));
 
   const helpBtn = h("button", { type: "button", class: "btn", "data-testid": "open-help", onclick: (ev) => openHelp(fmt.profile().name, ev.currentTarget) }, t("page.how_to_play"));
   // first-time visitors: the guided first deal (until dismissed or won; also in the help)
@@ -361,7 +355,8 @@ export function renderLobby(main, { go }) {
       "div", { class: "lobby" },
       guided,
       h("section", { class: "panel hero" },
-        h("div", { class: "hero-row" }, h("h1", {}, t("term.conquian")), helpBtn),
+        h("div", { class: "hero-row" }, h("h1", {}, t("term.conquian")), h("span", { class: "hero-links" }, helpBtn,
+          h("a", { class: "btn", href: "/account", "data-nav": "", "data-testid": "account-link" }, t("page.account.link")))),
         h("p", {}, t("page.lobby.intro")),
       ),
       h("section", { class: "panel" },
