@@ -41,7 +41,7 @@ def test_migrations_create_the_schema_and_run_again_harmlessly(db_url):
     names = set(inspect(store.engine).get_table_names())
     assert {"matches", "deals", "actions", "alembic_version"} <= names
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0007"
     store.close()
 
 
@@ -78,6 +78,20 @@ def test_seat_tokens_are_stored_only_as_hashes(db_url):
         row = conn.execute(select(matches).where(matches.c.id == table.match_id)).mappings().one()
     assert tok1 not in [str(v) for v in row.values()]
     assert row["token1_sha256"] == hash_token(tok1)
+    store.close()
+
+
+def test_a_rated_match_is_stored_rated_and_a_bot_match_cannot_be(db_url):
+    store = Store(db_url)
+    rated, _ = Table.create(opponent="friend", bot=None, format="tally", target=3, deck=shuffled_deck(2),
+                            salt="0f" * 16, rated=True)
+    casual, _ = _new_table(store)
+    store.create(rated)
+    assert store.load(rated.match_id).rated is True
+    assert store.load(casual.match_id).rated is False
+    with pytest.raises(ValueError):
+        Table.create(opponent="bot", bot="random", format="tally", target=3, deck=shuffled_deck(2),
+                     salt="0f" * 16, rated=True)
     store.close()
 
 

@@ -112,6 +112,7 @@ class MatchInfo(_Out):
     watch_url: str | None
     spectators: int
     hints: bool
+    rated: bool = Field(False, description="the match's deals count for both seats' ratings (issue 20)")
 
 
 class Reveal(_Out):

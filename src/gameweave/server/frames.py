@@ -120,6 +120,7 @@ def match_info(table: Table, seat: int | None, opponent_connected: bool = False,
         "watch_url": watch_url(table) if seat is not None else None,
         "spectators": spectators,
         "hints": table.hints_on,
+        "rated": table.rated,
     }
 
 

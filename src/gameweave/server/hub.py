@@ -248,11 +248,12 @@ class Hub:
     async def create(self, opponent: str, bot: str | None, fmt: str | None = None, target: int | None = None,
                      rules: str = "gameweave", stake: int | None = None,
                      tablas_stake: str | None = None, name: str | None = None,
-                     clock: int | None = None, hints: bool = False) -> tuple[Table, str]:
+                     clock: int | None = None, hints: bool = False, rated: bool = False) -> tuple[Table, str]:
         """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1
         token)``.  Raises :class:`TableError` (``unknown_bot``, ``bad_option``,
         ``bad_name``): see :meth:`~gameweave.server.seats.Seats.create`."""
-        return await self.seats.create(opponent, bot, fmt, target, rules, stake, tablas_stake, name, clock, hints)
+        return await self.seats.create(opponent, bot, fmt, target, rules, stake, tablas_stake, name, clock, hints,
+                                       rated)
 
     async def create_tutorial(self, name: str | None = None) -> tuple[Table, str]:
         """Create and store a guided first deal against the scripted guide (issue 19);

@@ -40,7 +40,8 @@ class Seats:
 
     async def create(self, opponent: str, bot: str | None, fmt: str | None = None, target: int | None = None,
                      rules: str = "gameweave", stake: int | None = None, tablas_stake: str | None = None,
-                     name: str | None = None, clock: int | None = None, hints: bool = False) -> tuple[Table, str]:
+                     name: str | None = None, clock: int | None = None, hints: bool = False,
+                     rated: bool = False) -> tuple[Table, str]:
         """Create and store a match of profile ``rules`` (§V); returns ``(table, seat-1 token)``.
 
         ``bot`` is one of the offered bots' names (case and surrounding spaces do not
@@ -50,7 +51,8 @@ class Seats:
         for a format the profile does not offer or stakes options outside a stakes match
         (:func:`~gameweave.tables.check_new_match`); ``bad_name`` for a ``name`` that is
         not 1-24 characters once trimmed (or holds a control character); ``bad_option``
-        for a ``clock`` other than None, 60 or 30.
+        for a ``clock`` other than None, 60 or 30.  ``rated``: the deals count for
+        ratings (issue 20; the caller checks both seats are accounts).
         """
         name = check_name(name)
         try:
@@ -63,7 +65,7 @@ class Seats:
         table, token = Table.create(opponent=opponent, bot=bot, format=opts["match"], target=opts["target"],
                                     deck=deck, salt=salt, rules=rules, stake=opts["stake"],
                                     tablas_stake=opts["tablas_stake"], test=test, name=name, clock=clock,
-                                    clock_scale=self.clock_scale, hints=hints)
+                                    clock_scale=self.clock_scale, hints=hints, rated=rated)
         await self._store_new(table)
         log.info("match %s created (%s%s, %s %s, %s)%s", table.match_id, opponent,
                  f" {bot}" if opponent == "bot" else "", table.format, table.target, table.rules,

@@ -43,6 +43,7 @@ matches = Table(
     Column("ready", Integer, nullable=False, server_default="0"),
     Column("last_move_at", DateTime(timezone=True), nullable=True),
     Column("hints", Boolean, nullable=False, server_default="0"),
+    Column("rated", Boolean, nullable=False, server_default="0"),
 )
 """One row per match (R20): format, stake and what tablas does to it, seats (token
 hashes), the state version; the players' names, the clock and each seat's time bank

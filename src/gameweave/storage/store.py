@@ -254,7 +254,7 @@ class Store:
                     version=table.version, stake=table.match.stake, tablas_stake=table.match.tablas_stake,
                     name1=table.names[0], name2=table.names[1], clock=table.clock,
                     bank1_ms=_ms(table.bank[0]), bank2_ms=_ms(table.bank[1]), watch_key=table.watch_key,
-                    last_move_at=now, hints=table.hints,
+                    last_move_at=now, hints=table.hints, rated=table.rated,
                 )
             )
             for d in table.deals:
@@ -430,7 +430,7 @@ class Store:
             match=match, created_at=_iso(m["created_at"]),
             names=[m["name1"], m["name2"]], clock=m["clock"], bank=[m["bank1_ms"] / 1000, m["bank2_ms"] / 1000],
             watch_key=m["watch_key"] or "", resigned=m["resigned"], abandoned=bool(m["abandoned"]),
-            hints=bool(m["hints"]),
+            hints=bool(m["hints"]), rated=bool(m["rated"]),
         )
         last = m["last_move_at"] or m["created_at"]
         if last is not None and last.tzinfo is None:

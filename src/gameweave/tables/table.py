@@ -44,6 +44,8 @@ class Table:
         abandoned: True once closed for having no move for too long.
         hints: a friend match's seats agreed to hints when it was made (issue 11); a bot
             match always has them (:attr:`hints_on`).
+        rated: the match's deals count for both seats' ratings (issue 20): only a match
+            between two accounts is rated; a bot match never is.
         ready: per seat, True once it moved on from the finished current deal.
         away: per seat, True after two timeouts in a row, until it acts again (not
             stored); ``timeouts``: timeouts in a row per seat.
@@ -59,7 +61,7 @@ class Table:
                  invite: str | None, token_hashes: list[str | None], version: int, match: Match,
                  created_at: str = "", names: Sequence[str | None] = (None, None), clock: int | None = None,
                  bank: Sequence[float] = (0.0, 0.0), watch_key: str = "", resigned: int | None = None,
-                 abandoned: bool = False, hints: bool = False) -> None:
+                 abandoned: bool = False, hints: bool = False, rated: bool = False) -> None:
         """A table from its stored fields (the store's rows) with no deal yet.  ``rules``,
         ``format`` and ``target`` are the rows' copy of ``match``'s: raises
         :class:`ValueError` unless they agree with it."""
@@ -70,6 +72,7 @@ class Table:
         self.deals: list[DealInfo] = []
         self.created_at, self.names, self.clock, self.bank = created_at, list(names), clock, list(bank)
         self.watch_key, self.resigned, self.abandoned, self.hints = watch_key, resigned, abandoned, hints
+        self.rated = rated
         self.ready = [False, False]
         self.away = [False, False]
         self.timeouts = [0, 0]
@@ -81,7 +84,8 @@ class Table:
     def create(cls, *, opponent: str, bot: str | None, format: str, target: int, deck: Sequence[int], salt: str,
                created_at: str = "", rules: str = "gameweave", stake: int | None = None,
                tablas_stake: str | None = None, test: bool = False, name: str | None = None,
-               clock: int | None = None, clock_scale: float = 1.0, hints: bool = False) -> tuple[Table, str]:
+               clock: int | None = None, clock_scale: float = 1.0, hints: bool = False,
+               rated: bool = False) -> tuple[Table, str]:
         """A new match with its first deal dealt from ``deck`` (seat 1 opens, R9, or the
         seat drawn where the profile draws the first opener: §V, R20).  ``stake`` and
         ``tablas_stake`` (R20) default to the profile's; ``test``: ``deck`` is a test deck.
@@ -92,9 +96,13 @@ class Table:
         ``name``: seat 1's name (:func:`~gameweave.tables.policy.check_name`); ``clock``:
         seconds per decision (:data:`~gameweave.tables.policy.CLOCKS`) or None; each seat's
         bank is :func:`~gameweave.tables.policy.clock_bank` (``clock_scale`` a test setting).
+        ``rated``: the deals count for ratings (a friend match only: ``ValueError`` for a
+        rated bot match).
         """
         if opponent not in ("bot", "friend"):
             raise ValueError("opponent must be 'bot' or 'friend'")
+        if rated and opponent == "bot":
+            raise ValueError("a bot match is never rated")
         profile = find_profile(rules)
         # R9/R20: where the profile draws the first opener, draw it from secrets (stored)
         first = draw_seat() if profile.first_opener == "random" else 0
@@ -108,6 +116,7 @@ class Table:
             token_hashes=[hash_token(token), None], version=0, match=match, created_at=created_at,
             names=[check_name(name), None], clock=check_clock(clock),
             bank=[clock_bank(clock, clock_scale)] * 2, watch_key=new_invite(), hints=bool(hints),
+            rated=bool(rated),
         )
         table.add_deal(deck, salt, test)
         return table, token
