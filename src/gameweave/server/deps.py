@@ -7,7 +7,9 @@ from typing import Annotated
 from fastapi import Depends, Request, Security
 from fastapi.security import HTTPBearer
 
+from ..storage.accounts import AccountRow
 from ..tables import Table
+from .accounts import COOKIE, Accounts
 from .errors import ApiError
 from .hub import Hub
 
@@ -53,4 +55,25 @@ async def seat_of(match_id: str, hub: HubDep, request: Request,
 SeatDep = Annotated[tuple[Table, int], Depends(seat_of)]
 """The table and seat a request's token holds, as a route parameter."""
 
-__all__ = ["HubDep", "SEAT_TOKEN", "SeatDep", "bearer", "get_hub", "seat_of"]
+
+
+def get_accounts(request: Request) -> Accounts:
+    """The app's :class:`~.accounts.Accounts`."""
+    return request.app.state.accounts
+
+
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+"""The accounts service, as a route parameter."""
+
+
+async def account_of(request: Request, accounts: AccountsDep) -> AccountRow | None:
+    """The account whose session cookie the request carries, or None for a guest (no
+    cookie, an unknown or an expired session): issue 20.  Never raises."""
+    return await accounts.session(request.cookies.get(COOKIE))
+
+
+AccountDep = Annotated[AccountRow | None, Depends(account_of)]
+"""The signed-in account or None, as a route parameter."""
+
+__all__ = ["AccountDep", "AccountsDep", "HubDep", "SEAT_TOKEN", "SeatDep", "account_of", "bearer", "get_accounts",
+           "get_hub", "seat_of"]

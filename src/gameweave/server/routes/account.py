@@ -4,24 +4,17 @@ that changes something checks the request's origin (:func:`~..accounts.check_ori
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from ..account_schemas import AccountOut, DeleteAccount, PasswordChange, SignedOut, SignIn, SignUp
 from ..accounts import COOKIE, Accounts, check_origin
+from ..deps import AccountsDep
 from ..errors import ApiError
 from ..schemas import error_responses
 
 router = APIRouter(prefix="/api/account", tags=["account"], responses=error_responses(429))
-
-
-def get_accounts(request: Request) -> Accounts:
-    """The app's :class:`~..accounts.Accounts`."""
-    return request.app.state.accounts
-
-
-AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 
 
 def _address(request: Request) -> str:
