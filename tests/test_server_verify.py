@@ -107,6 +107,22 @@ def test_a_match_record_without_commitments_says_the_shuffle_was_not_checked(tmp
     assert "only the replay was checked, not the shuffle" in res.output
 
 
+def test_a_deal_record_without_salt_is_checked_as_a_match_record_is(tmp_path, won):
+    """A bare deal record with neither salt nor commitment: the replay is checked (exit 0)
+    and the output says the shuffle was not; one of the two alone is a usage error (2)."""
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(won["record"]))
+    res = CliRunner().invoke(cli_app, ["verify", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "only the replay was checked, not the shuffle" in res.output and "replay OK" in res.output
+    res = CliRunner().invoke(cli_app, ["verify", str(path), "--salt", won["salt"]])
+    assert res.exit_code == 2 and "both the salt and the commitment" in res.output
+    bad = dict(won["record"], actions=won["record"]["actions"][:3])
+    path.write_text(json.dumps(bad))
+    res = CliRunner().invoke(cli_app, ["verify", str(path)])
+    assert res.exit_code == 1 and "FAILED" in res.output
+
+
 def test_r20_a_resigned_deal_download_verifies_to_where_the_seat_resigned(tmp_path, won):
     """A deal resigned after 3 actions (PROTOCOL §3.6: ``result.resigned``) replays to
     there, and counts as won by the other seat (R20)."""

@@ -208,8 +208,12 @@ def verify(
     A match record (§VII) is replayed deal by deal and counted (R20); a deal of it that
     carries ``salt`` and ``commitment`` has them checked too.
 
+    A record with neither salt nor commitment (a deal or a match record) has only its
+    replay checked, and says so.
+
     Exit status 0 when all hold, 1 when a check fails (one ``FAILED: …`` line), 2 when the
-    file cannot be read or is not a record."""
+    file cannot be read or is not a record, or when only one of salt and commitment is
+    given."""
     from ..engine import GameRecord, GameweaveError, MatchRecord
     from .common import error, profile_or_exit, read_records, resigned_seat
 
@@ -233,10 +237,15 @@ def verify(
     if isinstance(obj, dict) and "record" in obj:
         salt = salt or obj.get("salt")
         commitment = commitment or obj.get("commitment")
-    if not isinstance(salt, str) or not isinstance(commitment, str):
-        typer.echo("error: need the salt and the commitment (in the file, or --salt/--commitment)", err=True)
+    salted = isinstance(salt, str), isinstance(commitment, str)
+    if salted[0] != salted[1]:
+        typer.echo("error: give both the salt and the commitment (in the file, or --salt/--commitment), "
+                   "or neither to check only the replay", err=True)
         raise typer.Exit(2)
-    _check_commitment(rec, salt, commitment)
+    if all(salted):
+        _check_commitment(rec, str(salt), str(commitment))
+    else:  # as for a match record: the replay alone is still worth checking
+        typer.echo("no salt and commitment: only the replay was checked, not the shuffle")
     try:
         state = rec.replay()
     except GameweaveError as exc:
