@@ -241,3 +241,29 @@ def test_gymnasium_seeded_reset_gives_gymnasiums_own_np_random() -> None:
         assert env.np_random.integers(10**9, size=4).tolist() == ref.np_random.integers(10**9, size=4).tolist()
     with pytest.raises(gymnasium.error.Error):
         env.reset(seed=-1)
+
+
+def test_r18_the_spectator_render_leaves_out_a_table_being_built() -> None:
+    """R21: an R18 table being put down step by step is the acting seat's own until it is
+    played; the spectator render (``render(deal)``) must not show it."""
+    from gameweave.research import strings
+    from gameweave.research.deal import Deal
+
+    seen = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        deal = Deal("classic")
+        while not deal.is_terminal() and seen < 3:
+            if deal.is_chance():
+                deal.play_chance(rng)
+                continue
+            if deal.pending_table and not deal.turning:
+                seat = deal.current_player()
+                assert "building" in strings.observation_string(deal, seat)
+                assert "building" not in strings.render(deal)
+                seen += 1
+                break
+            deal.apply(rng.choice(deal.legal_actions()))
+        if seen >= 3:
+            break
+    assert seen >= 3, "no pending R18 table reached in 300 random deals"

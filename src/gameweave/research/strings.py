@@ -19,6 +19,12 @@ from .ids import MELDS
 def observation_string(deal: Deal, seat: int) -> str:
     """What the seat sees now, as text (R21): its hand, both tables, the centre, counts,
     the decision and its own pending step."""
+    return _observation(deal, seat, own=True)
+
+
+def _observation(deal: Deal, seat: int, own: bool) -> str:
+    """:func:`observation_string`; ``own=False`` leaves out the acting seat's pending
+    step (an R18 table being built, a force's card), which only that seat has seen."""
     view = deal.view(seat)
     if view is None:
         mine = 0
@@ -41,7 +47,7 @@ def observation_string(deal: Deal, seat: int) -> str:
         parts.append(f"seat {view.to_act + 1} to {view.decision}")
     else:
         parts.append(view.status + (f" seat {view.winner + 1}" if view.winner >= 0 else ""))
-    if view.to_act == seat and not deal.turning:
+    if view.to_act == seat and not deal.turning and own:
         if deal.pending_table:
             parts.append("building " + format_table(MELDS[m] for m in deal.pending_table))
         elif deal.pending_force is not None:
@@ -71,7 +77,7 @@ def render(deal: Deal, seat: int | None = None) -> str:
     view = deal.view(0)
     if view is None:
         return f"dealing: {len(deal.dealt)}/20 cards dealt"
-    text = observation_string(deal, 0).split("; ", 2)[2]  # drop "seat 1; hand ..."
+    text = _observation(deal, 0, own=False).split("; ", 2)[2]  # drop "seat 1; hand ..."
     text = text.replace("mine ", "seat 1 melds ", 1).replace("theirs ", "seat 2 melds ", 1)
     last = " | ".join(f"{e.seat + 1}:{format_action(e.action)}" for e in view.history[-4:])
     lines = [text, f"last: {last or '-'}"]
