@@ -147,3 +147,22 @@ def test_a_signed_in_change_from_another_origin_changes_nothing(client):
     # the invite is still good: nobody joined
     status = client.post(f"/api/matches/{made['match_id']}/invite-status", json={"invite": invite}).json()
     assert status["open"] is True
+
+
+def test_link_seat_joins_a_seat_once_and_never_moves_it_to_another_account(client):
+    """``Accounts.link_seat(row, match_id, seat, token)``: the call every route that makes
+    a signed-in player's seat uses (an open table's sit included)."""
+    import asyncio
+
+    ana, beto = _account(client, "Ana"), _account(client, "Beto")
+    guest = client.post("/api/matches", json={"opponent": "bot"}).json()
+    accounts = client.app_ref.state.accounts
+    store = accounts.store
+    row_ana, row_beto = store.by_key("ana"), store.by_key("beto")
+    link = accounts.link_seat
+    assert asyncio.run(link(row_ana, guest["match_id"], 1, guest["token"])) is True
+    assert asyncio.run(link(row_ana, guest["match_id"], 1, guest["token"])) is False  # already held
+    assert asyncio.run(link(row_beto, guest["match_id"], 1, guest["token"])) is False  # stays with Ana
+    assert [m["match_id"] for m in client.get("/api/account/matches", headers=ana).json()["matches"]] == \
+        [guest["match_id"]]
+    assert client.get("/api/account/matches", headers=beto).json() == {"matches": []}

@@ -111,6 +111,12 @@ def test_a_signed_in_seat_follows_the_account_to_a_second_browser(new_context, s
     assert b.locator(f"li[data-match='{match_id}']").count() == 0
     b.goto(f"/table/{match_id}")
     b.wait_for_selector("[data-testid=no-seat]")
+    # signed in again, the table's own address takes the account's seat here too
+    _account(b, name, sign_up=False)
+    b.goto(f"/table/{match_id}")
+    b.wait_for_selector("[data-testid=table-page]")
+    b.wait_for_selector("[data-testid=hand] .card")
+    assert b.evaluate("id => JSON.parse(localStorage.getItem('gameweave.seats'))[id].token", match_id) == token
 
 
 @pytest.mark.parametrize("size,lang", [("phone", "en"), ("desktop", "es")])
