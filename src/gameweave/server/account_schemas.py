@@ -65,6 +65,23 @@ class AccountOut(BaseModel):
     seats: list[HeldSeat]
 
 
+class TakeSeat(_Strict):
+    """``POST /api/account/matches/{match_id}/take``: which seat of the match (1 or 2;
+    an account may hold both seats of one match)."""
+
+    seat: int = Field(..., ge=1, le=2)
+
+
+class SeatTaken(BaseModel):
+    """A seat the account holds, handed to this browser: its token (the seat's secret,
+    the socket's credential, PROTOCOL §1) and where its table is."""
+
+    match_id: str
+    seat: int
+    token: str
+    table_url: str
+
+
 class SignedOut(BaseModel):
     """Sign-out and deletion: ``ended``: how many sessions ended."""
 
@@ -73,4 +90,4 @@ class SignedOut(BaseModel):
 
 
 __all__ = ["AccountOut", "DeleteAccount", "HeldSeat", "MAX_CLAIMED_SEATS", "PasswordChange", "SeatClaim",
-           "SignIn", "SignUp", "SignedOut"]
+           "SeatTaken", "SignIn", "SignUp", "SignedOut", "TakeSeat"]

@@ -80,6 +80,15 @@ def check_origin(request: Request, has_session: bool) -> None:
         raise ApiError("cross_origin", "requests from another site (or another port) cannot change an account")
 
 
+def check_signed_in_change(request: Request, row: AccountRow | None) -> None:
+    """For a route that changes something and also works for guests (creating or
+    joining a match): when the request is signed in (``row`` is its account) it is
+    cookie-authenticated, so its origin is checked (:func:`check_origin`, ``403
+    cross_origin``) before anything changes; a guest's request is not."""
+    if row is not None:
+        check_origin(request, has_session=True)
+
+
 class Accounts:
     """The accounts service of one node (all store calls and hashing off the event loop).
 
@@ -210,13 +219,41 @@ class Accounts:
                 good.append(SeatLink(s.match_id, s.seat, s.token))
         return int(await self._run(self.store.link_seats, row.id, good)) if good else 0
 
-    async def seats(self, row: AccountRow) -> list[SeatLink]:
-        """The seats the account holds."""
-        return list(await self._run(self.store.seats, row.id))
+    async def link_seat(self, row: AccountRow, match_id: str, seat: int, token: str) -> bool:
+        """Join seat ``seat`` (1 or 2) of ``match_id``, whose token is ``token``, to the
+        account ``row`` (issue 20, item 2: a signed-in player's new seat follows the
+        account at once).  The caller has just made or checked the seat (create, join,
+        rematch, guided deal, an open table's sit), so the token is not checked again.
+        Returns False when the seat was already held (by this account or another: it
+        stays where it is).  Raises :class:`~gameweave.storage.StorageError` if the
+        database fails."""
+        return bool(await self._run(self.store.link_seats, row.id, [SeatLink(match_id, seat, token)]))
+
+    async def keep_new_seat(self, row: AccountRow | None, match_id: str, seat: int, token: str) -> None:
+        """:meth:`link_seat` for a seat a route has just made, when the request is signed
+        in (``row`` None: a guest, nothing to do).  The match exists already, so a failed
+        link is logged (never the token) rather than answered: the player still gets the
+        seat, held in the browser as a guest's is."""
+        if row is None:
+            return
+        try:
+            await self.link_seat(row, match_id, seat, token)
+        except Exception as exc:  # noqa: BLE001 - the seat was made; the account can gain it at the next sign-up
+            log.warning("match %s: seat %d could not join account %d (%s)", match_id, seat, row.id,
+                        type(exc).__name__)
+
+    async def seats(self, row: AccountRow, limit: int | None = None) -> list[SeatLink]:
+        """The seats the account holds, newest match first (at most ``limit``)."""
+        return list(await self._run(self.store.seats, row.id, limit))
+
+    async def seat_token(self, row: AccountRow, match_id: str, seat: int) -> str | None:
+        """The token of seat ``seat`` (1 or 2) of ``match_id`` if the account holds it,
+        else None (never another account's)."""
+        return await self._run(self.store.seat_token, row.id, match_id, seat)
 
     def close(self) -> None:
         """Stop the hashing threads."""
         self.pool.shutdown(wait=True)
 
 
-__all__ = ["Accounts", "COOKIE", "LIMITS", "Limit", "check_origin"]
+__all__ = ["Accounts", "COOKIE", "LIMITS", "Limit", "check_origin", "check_signed_in_change"]

@@ -134,14 +134,24 @@ class AccountStore:
                     joined += 1
         return joined
 
-    def seats(self, account_id: int) -> list[SeatLink]:
-        """The seats an account holds, newest match first."""
+    def seats(self, account_id: int, limit: int | None = None) -> list[SeatLink]:
+        """The seats an account holds, newest match first (at most ``limit``)."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(account_seats.c.match_id, account_seats.c.seat, account_seats.c.token)
                                 .join(matches, matches.c.id == account_seats.c.match_id)
                                 .where(account_seats.c.account_id == account_id)
-                                .order_by(matches.c.created_at.desc())).all()
+                                .order_by(matches.c.created_at.desc(), account_seats.c.match_id)
+                                .limit(limit)).all()
         return [SeatLink(r.match_id, r.seat, r.token) for r in rows]
+
+    def seat_token(self, account_id: int, match_id: str, seat: int) -> str | None:
+        """The token of seat ``seat`` (1 or 2) of ``match_id`` if account ``account_id``
+        holds that seat, else None (another account's seat is None too)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(account_seats.c.token).where(
+                account_seats.c.account_id == account_id, account_seats.c.match_id == match_id,
+                account_seats.c.seat == seat)).first()
+        return row.token if row else None
 
     # ------------------------------------------------------------------ rate limits
     def note_attempt(self, bucket: str) -> None:

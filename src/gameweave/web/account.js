@@ -1,10 +1,12 @@
 // The account page (/account, issue 20): sign up or sign in; once signed in, the name,
 // sign out (here or everywhere), change the password, delete the account.  The session
 // is an HttpOnly cookie the page never reads; GET /api/account says who is signed in.
-// At sign-up the seats this browser holds (localStorage) join the account.
+// At sign-up the seats this browser holds (localStorage) join the account; at sign-out
+// the account's seats leave this browser (they stay with the account).
 
 import { api, loadSeats } from "./api.js";
 import { t } from "./i18n.js";
+import { forgetAccountSeats } from "./mine.js";
 import { h, toast } from "./ui.js";
 
 /** The seats this browser holds, as POST /api/account/sign-up takes them. */
@@ -89,10 +91,20 @@ function signedIn(main, me, refresh, go) {
       refresh();
     });
   del.querySelector("h2").after(h("p", { class: "hint" }, t("page.account.delete_note")));
+  // signing out leaves none of the account's seats in this browser (mine.js)
+  const leave = async (path) => {
+    try {
+      await forgetAccountSeats();
+      await post(path);
+    } catch (err) {
+      toast(err.message, "error");
+    }
+    refresh();
+  };
   const out = h("button", { type: "button", class: "btn", "data-testid": "sign-out",
-    onclick: async () => { await post("/api/account/sign-out"); refresh(); } }, t("page.account.sign_out"));
+    onclick: () => leave("/api/account/sign-out") }, t("page.account.sign_out"));
   const everywhere = h("button", { type: "button", class: "btn", "data-testid": "sign-out-everywhere",
-    onclick: async () => { await post("/api/account/sign-out-everywhere"); refresh(); } },
+    onclick: () => leave("/api/account/sign-out-everywhere") },
   t("page.account.sign_out_everywhere"));
   main.replaceChildren(h("section", { class: "account", "data-testid": "account" },
     h("h1", {}, t("page.account.title")),

@@ -1,8 +1,10 @@
 // The single-page app: routes on location.pathname (the server serves index.html for
-// /, /account, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n}, /watch/{id}/{key}).  The
+// /, /account, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n}, /watch/{id}/{key},
+// /continue/{id}).  The
 // language's catalog is loaded first (i18n.js); the lang-switch re-renders the page.
 
 import { renderAccount } from "./account.js";
+import { openContinue } from "./elsewhere.js";
 import { renderLobby } from "./lobby.js";
 import { openTable, joinAndOpen, openWatch } from "./table.js";
 import { loadLanguage, preferredLanguage, setupLangSwitch, t } from "./i18n.js";
@@ -32,6 +34,8 @@ function route() {
     current = openTable(main, parts[1], { go });
   } else if (parts[0] === "join" && parts.length === 3) {
     current = joinAndOpen(main, parts[1], parts[2], { go });
+  } else if (parts[0] === "continue" && parts.length === 2) {
+    current = openContinue(main, parts[1]);
   } else if (parts[0] === "watch" && parts.length === 3) {
     current = openWatch(main, parts[1], parts[2], { go });
   } else if (parts[0] === "replay" && parts.length === 3 && /^[0-9]{1,6}$/.test(parts[2])) {

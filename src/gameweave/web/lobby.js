@@ -1,17 +1,15 @@
 // The lobby: choose the rules (a profile, RULES §V) and the match format it allows, play
-// the computer or a friend, see your matches (remembered in this browser).  The last
+// the computer or a friend, see your matches (mine.js: this browser's and the account's).  The last
 // settings are remembered too (localStorage "gameweave.lobby").
 
 import { hintsAgreement } from "./advice.js";
-import { api, forgetSeat, loadSeats, saveSeat } from "./api.js";
+import { api, saveSeat } from "./api.js";
 import { openHelp } from "./help.js";
-import { has, lang, t } from "./i18n.js";
+import { has, t } from "./i18n.js";
+import { fillMatches } from "./mine.js";
 import { tutorialBanner } from "./tutorial.js";
 import { h, toast } from "./ui.js";
-import { nameProblem, opponentName, stakesLine } from "./words.js";
-
-/** A match's status in the list (page.status.<status>). */
-const statusWords = (status) => t(`page.status.${status}`);
+import { nameProblem } from "./words.js";
 
 const SETTINGS_KEY = "gameweave.lobby";
 const TARGET_MAX = 99;
@@ -184,85 +182,6 @@ function rulesChooser(saved) {
   return fs;
 }
 
-function describeScore(m) {
-  const s = m.score || {};
-  const me = String(m.seat);
-  const them = me === "1" ? "2" : "1";
-  const score = `${s[me] ?? 0}–${s[them] ?? 0}`;
-  return s.tablas ? t("page.score_with_tablas", { score, tablas: s.tablas }) : score;
-}
-
-/** "1 Dec 2026, 13:05" in this browser's locale, or "" for a missing date. */
-export function shortDate(iso) {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString(lang() === "es" ? "es-MX" : "en", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
-}
-
-function formatWords(m) {
-  if (m.format === "first_to") return t("page.format.first_to", { n: m.target });
-  if (m.format === "stakes") return t("page.format.stakes");
-  return t("page.format.tally");
-}
-
-/** Fill the "Your matches" list; a later call wins over an earlier one still loading. */
-async function fillMatches(list) {
-  const gen = (list.gen = (list.gen || 0) + 1);
-  const seats = loadSeats();
-  const entries = Object.entries(seats).map(([match_id, v]) => ({ match_id, token: v.token }));
-  if (!entries.length) {
-    list.replaceChildren(h("p", { class: "muted" }, t("page.lobby.no_matches_hint")));
-    return;
-  }
-  let data;
-  try {
-    data = await api("POST", "/api/my-matches", { body: { seats: entries.slice(-200) } });
-  } catch (err) {
-    if (gen === list.gen) list.replaceChildren(h("p", { class: "error" }, t("page.lobby.matches_failed", { why: err.message })));
-    return;
-  }
-  if (gen !== list.gen) return;
-  const matches = [...(data.matches || [])].sort((a, b) => String(b.created_at || "").localeCompare(String(a.created_at || "")));
-  if (!matches.length) {
-    list.replaceChildren(h("p", { class: "muted" }, t("page.lobby.no_matches")));
-    return;
-  }
-  const ongoing = matches.filter((m) => !m.over);
-  const finished = matches.filter((m) => m.over);
-  const item = (m) => {
-    const won = m.status === "abandoned" ? t("page.status.abandoned")
-      : m.over ? (m.winner === m.seat ? t("page.lobby.you_won") : t("page.lobby.you_lost")) : statusWords(m.status);
-    const opp = opponentName(m, m.seat === 1 ? 2 : 1);
-    const when = shortDate(m.created_at);
-    const balance = m.stakes ? stakesLine(m.stakes, m.seat, opp) : t("page.lobby.score", { score: describeScore(m) });
-    const remove = h("button", {
-      type: "button", class: "btn small remove", "data-testid": "remove-match", "aria-label": when ? t("page.lobby.remove_label_when", { opp, when }) : t("page.lobby.remove_label", { opp }),
-      onclick: () => {
-        forgetSeat(m.match_id);
-        toast(t("page.lobby.removed", { opp }));
-        fillMatches(list);
-      },
-    }, t("page.lobby.remove"));
-    return h(
-      "li", { class: `match-item ${m.status}${m.over ? " over" : ""}`, "data-match": m.match_id },
-      h("div", { class: "match-main" },
-        h("a", { href: `/table/${m.match_id}`, "data-nav": "" }, t("page.lobby.vs", { opp })),
-        " ", h("strong", { class: "match-state" }, won),
-        h("div", { class: "muted small" },
-          when ? h("time", { datetime: m.created_at }, when) : "", when ? " · " : "",
-          t("page.lobby.match_line", { rules: m.rules || "gameweave", format: formatWords(m), n: m.deal_number, balance }))),
-      remove,
-    );
-  };
-  list.replaceChildren(
-    h("h3", {}, t("page.lobby.ongoing", { n: ongoing.length })),
-    ongoing.length ? h("ul", { class: "matches" }, ongoing.map(item)) : h("p", { class: "muted" }, t("page.lobby.none")),
-    h("h3", {}, t("page.lobby.finished", { n: finished.length })),
-    finished.length ? h("ul", { class: "matches" }, finished.map(item)) : h("p", { class: "muted" }, t("page.lobby.none")),
-  );
-}
-
 /** The bots the lobby offers before GET /api/bots answers, and the one it picks when
  * none is remembered. */
 const DEFAULT_BOTS = ["random", "beginner", "casual", "intermediate", "master"];
@@ -321,7 +240,7 @@ export function renderLobby(main, { go }) {
       saveSeat(res.match_id, { seat: res.seat, token: res.token, opponent });
       // The new match belongs in "Your matches" at once (it is also where a bot match
       // shows up if the page stays here, e.g. the navigation is slow).
-      fillMatches(list);
+      fillMatches(list, go);
       if (opponent === "bot") {
         go(res.table_url || `/table/${res.match_id}`);
         return;
@@ -381,7 +300,7 @@ export function renderLobby(main, { go }) {
       h("section", { class: "panel" }, h("h2", {}, t("page.lobby.your_matches")), list),
     ),
   );
-  fillMatches(list);
+  fillMatches(list, go);
   // The profiles this server offers, each with the formats it allows (GET /api/profiles).
   api("GET", "/api/profiles").then((d) => fmt.setProfiles(d.profiles || [], saved.rules)).catch(() => {});
   // Offer only the bots this server has.

@@ -3,11 +3,12 @@ matches, a seat's list of matches."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from ...bots import bot_names, level_names
 from ... import i18n
-from ..deps import HubDep
+from ..accounts import check_signed_in_change
+from ..deps import AccountDep, AccountsDep, HubDep
 from ..errors import ApiError
 from ..frames import invite_url, summary
 from ..seats import invite_problem
@@ -61,13 +62,19 @@ async def get_help(lang: str = "en") -> dict:
     return help_for_wire(code)
 
 
-@router.post("/matches", status_code=201, response_model=SeatCreated, responses=error_responses(400, 413, 422))
-async def create_match(body: CreateMatch, hub: HubDep) -> dict:
+@router.post("/matches", status_code=201, response_model=SeatCreated, responses=error_responses(400, 403, 413, 422))
+async def create_match(body: CreateMatch, request: Request, hub: HubDep, account: AccountDep,
+                       accounts: AccountsDep) -> dict:
     """Create a match; you hold seat 1 (the token is given only now).  Options left
-    out are the profile's defaults (``GET /api/profiles``)."""
+    out are the profile's defaults (``GET /api/profiles``).  Signed in, the seat joins
+    the account at once and ``name`` defaults to the username (``403 cross_origin`` for
+    a signed-in request from another origin, §3.13)."""
+    check_signed_in_change(request, account)
+    name = body.name if body.name is not None or account is None else account.username
     table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules,
-                                    stake=body.stake, tablas_stake=body.tablas_stake, name=body.name,
+                                    stake=body.stake, tablas_stake=body.tablas_stake, name=name,
                                     clock=body.clock, hints=body.hints)
+    await accounts.keep_new_seat(account, table.match_id, 1, token)
     return {
         "match_id": table.match_id, "seat": 1, "token": token,
         "invite_url": invite_url(table), "table_url": f"/table/{table.match_id}",
@@ -75,10 +82,15 @@ async def create_match(body: CreateMatch, hub: HubDep) -> dict:
 
 
 @router.post("/matches/{match_id}/join", response_model=SeatJoined, responses=error_responses(403, 404, 409, 413, 422))
-async def join_match(match_id: str, body: JoinWithName, hub: HubDep) -> dict:
-    """Join a friend match by its invite, with your ``name`` (optional); you hold seat 2
-    (token given only now)."""
-    table, token = await hub.join(match_id, body.invite, body.name)
+async def join_match(match_id: str, body: JoinWithName, request: Request, hub: HubDep, account: AccountDep,
+                     accounts: AccountsDep) -> dict:
+    """Join a friend match by its invite, with your ``name`` (optional; signed in, the
+    username); you hold seat 2 (token given only now).  Signed in, the seat joins the
+    account at once."""
+    check_signed_in_change(request, account)
+    name = body.name if body.name is not None or account is None else account.username
+    table, token = await hub.join(match_id, body.invite, name)
+    await accounts.keep_new_seat(account, table.match_id, 2, token)
     return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}"}
 
 

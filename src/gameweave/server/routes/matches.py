@@ -3,9 +3,10 @@ rematch.  Every route takes ``Authorization: Bearer <seat token>`` (either seat)
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
-from ..deps import HubDep, SeatDep
+from ..accounts import check_signed_in_change
+from ..deps import AccountDep, AccountsDep, HubDep, SeatDep
 from ..frames import invite_url, record_download, summary
 from ..replay import replay_steps
 from ..schemas import RecordDownload, ReplayOut, SeatCreated, StateFrame, Summary, error_responses
@@ -46,13 +47,17 @@ async def get_replay(n: int, seat_of: SeatDep) -> dict:
     return replay_steps(table, n)
 
 
-@router.post("/rematch", status_code=201, response_model=SeatCreated)
-async def rematch(seat_of: SeatDep, hub: HubDep) -> dict:
+@router.post("/rematch", status_code=201, response_model=SeatCreated, responses=error_responses(403))
+async def rematch(seat_of: SeatDep, request: Request, hub: HubDep, account: AccountDep,
+                  accounts: AccountsDep) -> dict:
     """A new match with the same settings (profile, format, target, stakes, opponent and
     bot); you hold its seat 1 (the token is given only now; a friend match has a new
-    invite).  Either seat of any match may ask."""
+    invite).  Either seat of any match may ask.  Signed in, the new seat joins the
+    account (``403 cross_origin`` from another origin)."""
     table, seat = seat_of
+    check_signed_in_change(request, account)
     new, token = await hub.rematch(table, seat)
+    await accounts.keep_new_seat(account, new.match_id, 1, token)
     return {
         "match_id": new.match_id, "seat": 1, "token": token,
         "invite_url": invite_url(new), "table_url": f"/table/{new.match_id}",

@@ -60,6 +60,13 @@ async def account_page():
     return index()
 
 
+@router.get("/continue/{match_id}")
+async def continue_page(match_id: str):
+    """A guest's "continue on another device" link (issue 20): the seat and its token
+    ride in the fragment (``#seat=N&token=T``), which never reaches the server."""
+    return index()
+
+
 @router.get("/replay/{match_id}/{n}")
 async def replay_page(match_id: str, n: str):
     """The replay page."""

@@ -5,23 +5,31 @@ any other (PROTOCOL §4); these routes only read :mod:`gameweave.tables.tutorial
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from ...tables.tutorial import tutorial_guide
-from ..deps import HubDep, SeatDep
+from ..accounts import check_signed_in_change
+from ..deps import AccountDep, AccountsDep, HubDep, SeatDep
 from ..frames import invite_url
 from ..schemas import CreateTutorial, SeatCreated, TutorialGuide, error_responses
 
 router = APIRouter(prefix="/api", tags=["tutorial"], responses=error_responses(429))
 
 
-@router.post("/tutorial", status_code=201, response_model=SeatCreated, responses=error_responses(413, 422))
-async def create_tutorial(hub: HubDep, body: CreateTutorial | None = None) -> dict:
+@router.post("/tutorial", status_code=201, response_model=SeatCreated, responses=error_responses(403, 413, 422))
+async def create_tutorial(request: Request, hub: HubDep, account: AccountDep, accounts: AccountsDep,
+                          body: CreateTutorial | None = None) -> dict:
     """Deal a guided first deal: a gameweave match, first to one won deal, against the
     guide (``match.opponent.bot`` is ``tutorial``), from a fixed deck (``test: true``: the
     deck was chosen, not shuffled).  You hold seat 1 (the token is given only now); play
-    it over the WebSocket as any match.  422 ``bad_name`` for a bad ``name``."""
-    table, token = await hub.create_tutorial(body.name if body is not None else None)
+    it over the WebSocket as any match.  422 ``bad_name`` for a bad ``name``.  Signed in,
+    the seat joins the account and the name defaults to the username."""
+    check_signed_in_change(request, account)
+    name = body.name if body is not None and body.name is not None else None
+    if name is None and account is not None:
+        name = account.username
+    table, token = await hub.create_tutorial(name)
+    await accounts.keep_new_seat(account, table.match_id, 1, token)
     return {"match_id": table.match_id, "seat": 1, "token": token, "invite_url": invite_url(table),
             "table_url": f"/table/{table.match_id}"}
 

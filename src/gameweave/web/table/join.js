@@ -3,6 +3,7 @@
 
 import { api, ApiError, saveSeat, seatFor } from "../api.js";
 import { t } from "../i18n.js";
+import { takeHeldSeat } from "../mine.js";
 import { h } from "../ui.js";
 import { nameProblem } from "../words.js";
 
@@ -26,9 +27,14 @@ export function noSeatPage(main, matchId) {
       if (unknown) {
         document.title = t("page.title.not_found");
         panel("no-match", t("page.no_match.title"), t("page.no_match.text", { id: matchId }));
-      } else {
-        panel("no-seat", t("page.no_seat.title"), t("page.no_seat.text", { id: matchId }));
+        return;
       }
+      // signed in, the account may hold a seat of it (taken on another device): take it here
+      takeHeldSeat(matchId).then((took) => {
+        if (closed) return;
+        if (took) window.dispatchEvent(new PopStateEvent("popstate"));  // open the table again, now with the seat
+        else panel("no-seat", t("page.no_seat.title"), t("page.no_seat.text", { id: matchId }));
+      });
     });
   return { close() { closed = true; } };
 }
