@@ -237,15 +237,7 @@ def verify(
     if isinstance(obj, dict) and "record" in obj:
         salt = salt or obj.get("salt")
         commitment = commitment or obj.get("commitment")
-    salted = isinstance(salt, str), isinstance(commitment, str)
-    if salted[0] != salted[1]:
-        typer.echo("error: give both the salt and the commitment (in the file, or --salt/--commitment), "
-                   "or neither to check only the replay", err=True)
-        raise typer.Exit(2)
-    if all(salted):
-        _check_commitment(rec, str(salt), str(commitment))
-    else:  # as for a match record: the replay alone is still worth checking
-        typer.echo("no salt and commitment: only the replay was checked, not the shuffle")
+    _check_salted(rec, salt, commitment)
     try:
         state = rec.replay()
     except GameweaveError as exc:
@@ -274,6 +266,20 @@ def verify(
             raise typer.Exit(1)
     typer.echo(f"replay OK: {len(rec.actions)} actions, {result} ({rec.rules} rules)"
                + ("" if stated is None else " (as the file's result says)"))
+
+
+def _check_salted(rec: Any, salt: object, commitment: object) -> None:
+    """The commitment check of a deal record given both ``salt`` and ``commitment``; with
+    neither, as for a match record, only the replay is checked (said so); with one
+    alone, a usage error (exit 2)."""
+    if isinstance(salt, str) != isinstance(commitment, str):
+        typer.echo("error: give both the salt and the commitment (in the file, or --salt/--commitment), "
+                   "or neither to check only the replay", err=True)
+        raise typer.Exit(2)
+    if isinstance(salt, str) and isinstance(commitment, str):
+        _check_commitment(rec, salt, commitment)
+    else:
+        typer.echo("no salt and commitment: only the replay was checked, not the shuffle")
 
 
 def _check_commitment(rec: Any, salt: str, commitment: str, label: str = "") -> None:
