@@ -23,8 +23,8 @@ import pytest
 
 from gameweave.engine.conformance import build_deck
 
-from test_table_page import RESULT, _click_action, _wait_redrawn, shot
-from test_table_profiles import BIG, PHONE, R18B_HAND, R18B_OTHER, _view, off_screen, start_bot_match
+from page_helpers import RESULT, click_action as _click_action, shot, view as _view, wait_redrawn as _wait_redrawn
+from test_table_profiles import BIG, PHONE, R18B_HAND, R18B_OTHER, off_screen, start_bot_match
 
 pytestmark = pytest.mark.timeout(240)
 

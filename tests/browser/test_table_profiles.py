@@ -18,9 +18,10 @@ import pytest
 
 from gameweave.engine.conformance import build_deck
 
+from page_helpers import seat_token as _seat_token, view as _view, wait_redrawn as _wait_redrawn
 from test_table_page import (
     take_seat,
-    ENABLED, RESULT, _choose, _click_action, _legal, _version, _wait_redrawn, check_deal_end, play_until_result, shot,
+    ENABLED, RESULT, _choose, _click_action, _legal, _version, check_deal_end, play_until_result, shot,
     shown_choices,
 )
 
@@ -36,16 +37,6 @@ R18B_OTHER = "2c 2h 2s 3c 3h 3s 4c 4h 4s 5c"
 
 # The parts of the table that must be on screen during a turn
 ONE_SCREEN = ("table-1", "table-2", "live-card", "stock", "dead-cards", "hand", "actions", "status", "open-help")
-
-
-def _seat_token(page, match_id: str) -> str:
-    return page.evaluate(f"JSON.parse(localStorage.getItem('gameweave.seats'))['{match_id}'].token")
-
-
-def _view(page) -> dict:
-    match_id = page.url.rstrip("/").split("/")[-1]
-    token = _seat_token(page, match_id)
-    return page.request.get(f"/api/matches/{match_id}/view", headers={"Authorization": f"Bearer {token}"}).json()
 
 
 def start_bot_match(page, live_server, rules: str, deck: tuple[int, ...], **fields) -> str:
