@@ -56,7 +56,7 @@ export function meldPlan(meldItems) {
 }
 
 /** The R18 chooser: the hand cards `picked` so far and the tables that use at least them
- * (a scrolling list, in `chooserTables` order: each table among the first two under at
+ * (a scrolling list, in `chooserTables` order: each table among the first few under at
  * most two picks, RULES R18b); the table the hint recommends, once asked, comes first. */
 function chooserEl(tables, picked, v, hinted) {
   const card = v.forced || v.live;

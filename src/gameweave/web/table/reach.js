@@ -67,10 +67,12 @@ function place(tables, room, most) {
 /**
  * Keys for the chooser's `tables` (each {a, d: {uses, cards}}): Map(table -> the pick
  * set, hand cards joined by spaces in hand order, under which it comes first), with the
- * fewest places per pick set (1 to `room`) that key every table.  Where even `room` does
- * not, the tables left without a key come after the keyed ones, largest first.
+ * fewest places per pick set (1 to `room`) that key every table: two in the R18b
+ * position; `room` is 3, the buttons the list shows without scrolling on a phone.  Where
+ * even `room` does not do, the tables left without a key come after the keyed ones,
+ * largest first.
  */
-export function pickKeys(tables, { room = 2, most = 2 } = {}) {
+export function pickKeys(tables, { room = 3, most = 2 } = {}) {
   let best = new Map();
   for (let r = 1; r <= room; r++) {
     const key = place(tables, r, most);
