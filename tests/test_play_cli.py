@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from gameweave.cli import app
 from gameweave.cli.play import choice_text, event_text
-from gameweave.engine import GameState, decode, format_cards, meld_cards, seat_view
+from gameweave.engine import GameState, decode, format_cards, mask_of, parse_cards, seat_view
 from deals import at_random, deals
 
 _SYMBOL = dict(zip("cdhs", "♣♦♥♠"))
@@ -119,18 +119,31 @@ def test_r15_force_is_told_in_plain_words():
     assert found >= 5
 
 
-def test_r12_meld_choices_show_the_resulting_meld():
-    seen = 0
+def test_r12_meld_choices_say_what_changes():
+    """R12, issue 19: a meld choice says what it changes on the table, as the page's
+    button: the card joining the meld it grows, or the new set or sequence."""
+    from gameweave.tables import seat_choices
+    from gameweave.tables.words import is_set
+
+    grown = new = 0
     for d in deals("gameweave", 50, at_random(random.Random(1))):
         v = d.view
-        for a in v.legal:
-            t = Text.from_markup(choice_text(v, a)).plain
-            if decode(a).kind == 0:
-                assert "-> " in t and t.split(" (eleven")[0].endswith(shown(format_cards(meld_cards(a))))
-                seen += 1
-            elif decode(a).force:
+        for c in seat_choices(v):
+            t = Text.from_markup(choice_text(v, c.action)).plain.split(" (eleven")[0]
+            if c.kind == "meld":
+                result = next(m for m in c.melds if m >> c.card & 1)
+                old = [m for m in v.melds[v.seat] if m & ~result == 0 and m != result]
+                if old:
+                    verb = "joins" if (result & ~old[0]).bit_count() == 1 else "join"
+                    assert t == shown(f"{format_cards(result & ~old[0])} {verb} {format_cards(old[0])}"), t
+                    grown += 1
+                else:
+                    kind = "set" if is_set(result) else "sequence"
+                    assert t == shown(f"New {kind} {format_cards(result)}"), t
+                    new += 1
+            elif c.force:
                 assert "force it onto Player" in t
-    assert seen > 20
+    assert grown > 5 and new > 20
 
 
 # ------------------------------------------------------------------ every profile (§V)
@@ -149,12 +162,14 @@ def _state_after(name: str, steps: int):
     return st
 
 
-def test_r18_choices_are_whole_tables_with_the_hand_cards_named():
+def test_r18_choices_say_what_changes_and_show_the_whole_table():
+    """issue 19: a meld choice says what it changes, as the page's meld button does
+    (tables/words.py describe_change); every meld of the new table is named (R18)."""
     st = _state_after("classic_r18_rearrange.json", 5)  # seat 1 may take 6d (R18d)
     v = seat_view(st, 0)
     texts = [Text.from_markup(choice_text(v, a)).plain for a in v.legal]
     assert texts == [shown(t) for t in [
-        "meld 6d, with 6c from your hand -> your table [3h 4h 5h] [6c 6d 6h]",
+        "Splits 3h 4h 5h 6h into 3h 4h 5h and 6c 6d 6h",
         "turn the stock (let 6d die)",
     ]]
     st.play(v.legal[0])
@@ -177,9 +192,9 @@ def test_r19_force_back_and_the_forced_meld_decision_in_words():
     assert event_text(v2, 0, v1, 0) == shown("Player 2 forced 7h back onto you: you must meld it")
     assert v1.decision == "meld" and v1.forced >= 0
     assert [Text.from_markup(choice_text(v1, a)).plain for a in v1.legal] == [shown(t) for t in [
-        "meld 7h, with Jh from your hand -> your table [3h 4h 5h] [6h 7h Jh]",
-        "meld 7h -> your table [3h 4h 5h 6h 7h]",
-        "meld 7h, with Jh from your hand -> your table [3h 4h 5h 6h 7h Jh]",
+        "Splits 3h 4h 5h 6h into 3h 4h 5h and 6h 7h Jh",
+        "7h joins 3h 4h 5h 6h",
+        "7h Jh join 3h 4h 5h 6h",
     ]]
 
 
@@ -285,7 +300,7 @@ def test_match_options_the_profile_does_not_offer_are_one_error_line(argv, words
     assert res.exit_code == 2 and words in res.output and "Traceback" not in res.output
 
 
-def _asker(lines):
+def _asker(lines, lang: str = "en"):
     import io
 
     from rich.console import Console
@@ -302,7 +317,7 @@ def _asker(lines):
         except StopIteration:
             raise EOFError from None
 
-    return Asker(Console(file=buf, width=200, highlight=False), read, "Search bot"), buf
+    return Asker(Console(file=buf, width=200, highlight=False), read, "Search bot", lang=lang), buf
 
 
 def _danger_position():
@@ -378,15 +393,7 @@ def test_r18b_the_chooser_stays_short_at_the_128_choice_position():
 def test_r18b_through_the_command_from_a_test_deck_in_three_inputs(tmp_path):
     """``play --test-decks``: the 128-choice position (RULES R18b) met in the terminal and
     melded by typing the hand cards, then a number: turn, cards, pick."""
-    from gameweave.engine import CARD_NAMES, parse_cards
-    from gameweave.tables import deck_text
-
-    mine = parse_cards("Ac Ad Ah As 2d 3d 4d 5d 7d Jd")
-    top = CARD_NAMES.index("6d")
-    rest = [c for c in range(40) if c not in mine and c != top]
-    deck = [x for i in range(10) for x in (mine[i], rest[i])] + [top] + rest[10:]
-    path = tmp_path / "decks.txt"
-    path.write_text("# R18b\n" + deck_text(deck) + "\n", encoding="utf-8")
+    path = _r18b_deck_file(tmp_path)
     seed = next(s for s in range(100) if random.Random(s).randrange(2) == 0)  # seat 1 opens (drawn, R9)
     res = runner.invoke(app, ["play", "--rules", "classic", "--bot", "random", "--seed", str(seed),
                               "--test-decks", str(path), "--no-record"], input="1\nAc Ad Ah 4d 5d\n1\nq\n")
@@ -399,6 +406,70 @@ def test_r18b_through_the_command_from_a_test_deck_in_three_inputs(tmp_path):
     bad.write_text("Ac\n", encoding="utf-8")
     res = runner.invoke(app, ["play", "--test-decks", str(bad)])
     assert res.exit_code == 2 and "line 1 is not a deck order" in res.output
+
+
+def _r18b_deck_file(tmp_path):
+    """A test-deck file whose first deal is the 128-choice position (RULES R18b): seat 1
+    holds Ac Ad Ah As 2d 3d 4d 5d 7d Jd and turns 6d."""
+    from gameweave.engine import CARD_NAMES, parse_cards
+    from gameweave.tables import deck_text
+
+    mine = parse_cards("Ac Ad Ah As 2d 3d 4d 5d 7d Jd")
+    top = CARD_NAMES.index("6d")
+    rest = [c for c in range(40) if c not in mine and c != top]
+    deck = [x for i in range(10) for x in (mine[i], rest[i])] + [top] + rest[10:]
+    path = tmp_path / "decks.txt"
+    path.write_text("# R18b\n" + deck_text(deck) + "\n", encoding="utf-8")
+    return path
+
+
+WHAT_CHANGES = {
+    "en": {"new": "New sequence 4d 5d 6d", "two": "New sequence Ad 2d 3d · new sequence 4d 5d 6d 7d",
+           "adding": "Tables that add Ad 2d 3d 4d 5d 7d:", "melded": "You melded 6d with Ad 2d 3d 4d 5d 7d",
+           "old": "meld 6d, with", "joins": "7h joins 3h 4h 5h 6h", "splits": "Splits 3h 4h 5h 6h into 3h 4h 5h and 6h 7h Jh"},
+    "es": {"new": "Corrida nueva 4d 5d 6d", "two": "Corrida nueva Ad 2d 3d · corrida nueva 4d 5d 6d 7d",
+           "adding": "Mesas que agregan Ad 2d 3d 4d 5d 7d:", "melded": "Bajaste 6d con Ad 2d 3d 4d 5d 7d",
+           "old": "bajar 6d, con", "joins": "7h se une a 3h 4h 5h 6h", "splits": "Separa 3h 4h 5h 6h en 3h 4h 5h y 6h 7h Jh"},
+}
+"""What the terminal says of meld choices (issue 19: the page's words, describe_change)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_meld_choices_say_what_changes_as_the_page_does_from_a_test_deck(tmp_path, lang):
+    """issue 19: in the R18b position the terminal's meld choices, the first list and the
+    tables that add typed hand cards, are worded by what they change on the table, as
+    the page's buttons (tables/words.py describe_change), never "meld 6d, with ...";
+    picking one melds that table (R18b)."""
+    words = WHAT_CHANGES[lang]
+    seed = next(s for s in range(100) if random.Random(s).randrange(2) == 0)  # seat 1 opens (drawn, R9)
+    res = runner.invoke(app, ["play", "--lang", lang, "--rules", "classic", "--bot", "random", "--seed", str(seed),
+                              "--test-decks", str(_r18b_deck_file(tmp_path)), "--no-record"],
+                        input="1\nAd 2d 3d 4d 5d 7d\n2\nq\n")
+    assert res.exit_code == 0, res.output
+    out = _plain(res)
+    assert re.search(r"\d+\) " + re.escape(shown(words["new"])) + " ", out)  # 4d 5d 6d alone: a common table
+    after = out[out.index(shown(words["adding"])):]
+    assert f"2) {shown(words['two'])}" in after  # the picked table, said as the page says it
+    assert shown(words["melded"]) in after and shown("4d 5d 6d 7d") in after.split(shown(words["melded"]))[1]
+    assert shown(words["old"]) not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_forced_meld_is_chosen_by_what_it_changes_with_scripted_input(lang):
+    """R18e, R19: the card forced back must be melded; the terminal lists the three
+    tables by what they change (a split, a meld grown) in the run's language, and the
+    number typed plays that table."""
+    st = _state_after("aa_force_back.json", 7)
+    st.play("force")
+    view = seat_view(st, 0)
+    words = WHAT_CHANGES[lang]
+    asker, buf = _asker(["2"], lang)
+    picked = asker.ask(view)
+    out = " ".join(buf.getvalue().split())
+    assert f"1) {shown(words['splits'])}" in out and f"2) {shown(words['joins'])} " in out
+    assert picked == view.legal[1] and "-> " not in out.split("2) ")[1].split("3) ")[0]
+    st.play(picked)  # the table the words said: 7h joins the run
+    assert seat_view(st, 0).melds[0] == (mask_of(parse_cards("3h 4h 5h 6h 7h")),)
 
 
 def _english_terminal_words() -> list[str]:

@@ -11,7 +11,8 @@ import pytest
 
 from gameweave.engine.cards import parse_cards
 
-from test_table_profiles import _seat_token, _view, start_bot_match
+from page_helpers import seat_token as _seat_token, view as _view
+from test_table_profiles import start_bot_match
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -5,8 +5,11 @@ and Spanish: the classic profile's 128-choice position (R18b: hand ``Ac Ad Ah As
 * R16, R18f: a table of eleven exists, so one ``win-now`` button comes first, the status
   says the seat can win, and one click wins the deal;
 * R18b: equivalent tables (the same cards on the table) are one button, each says what it
-  changes, and picking cards narrows to the tables that use at least them, largest first:
-  a table of ten cards is on screen after two picks, and melded with the third click.
+  changes, and picking cards narrows to the tables that use at least them (those the
+  picks lead to first, then the largest): a table of ten cards is on screen after two
+  picks, and melded with the third click;
+* R18b: every table of the 128 (88 once equivalent ones are one) lies in view after at
+  most two picks, three clicks with the click on the table: walked pick set by pick set.
 
 Screenshots go to /tmp/shots-choose/ (looked at by hand).  Fails on any console error.
 """
@@ -20,8 +23,8 @@ import pytest
 
 from gameweave.engine.conformance import build_deck
 
-from test_table_page import RESULT, _click_action, _wait_redrawn, shot
-from test_table_profiles import BIG, PHONE, R18B_HAND, R18B_OTHER, _view, off_screen, start_bot_match
+from page_helpers import RESULT, click_action as _click_action, shot, view as _view, wait_redrawn as _wait_redrawn
+from test_table_profiles import BIG, PHONE, R18B_HAND, R18B_OTHER, off_screen, start_bot_match
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -95,7 +98,7 @@ def _visible_in_list(page, action: str) -> bool:
 def test_r18b_a_ten_card_repartition_in_three_clicks(new_context, live_server, size, lang):
     """R18b: the table Ad Ah As / 2d 3d 4d 5d 6d 7d Jd (ten cards, Ac kept) is reached by
     two picks and melded by the third click; the chooser's tables use at least the picks,
-    largest first, and each says what it changes."""
+    after the two the picks lead to largest first, and each says what it changes."""
     page = _open(new_context, live_server, size, lang)
     target_cards = sorted("Ad Ah As 2d 3d 4d 5d 6d 7d Jd".split())
     frame = _view(page)
@@ -107,10 +110,10 @@ def test_r18b_a_ten_card_repartition_in_three_clicks(new_context, live_server, s
         for c in picks:
             page.click(f"[data-pick='{c}']")
         shown = page.eval_on_selector_all(".chooser-tables [data-action]", "els => els.map(e => e.dataset.action)")
-        # every table shown uses at least the picked cards: one of just those first,
-        # then the largest first
+        # every table shown uses at least the picked cards: one of just those first, the
+        # (at most two) tables the picks lead to, then the largest first
         assert all(set(picks) <= set(_table_cards(a)) for a in shown)
-        sizes = [len(_table_cards(a)) for a in shown if _table_cards(a) != sorted([*picks, "6d"])]
+        sizes = [len(_table_cards(a)) for a in shown if _table_cards(a) != sorted([*picks, "6d"])][2:]
         assert sizes == sorted(sizes, reverse=True), (picks, shown)
         hit = next((a for a in shown if _table_cards(a) == target_cards), None)
         if hit and _visible_in_list(page, hit):
@@ -148,3 +151,63 @@ def test_r18b_hint_entries_play_their_move_and_the_hinted_table_is_offered(new_c
     target = entries[0]
     page.click(f'.hint-list button[data-action="{target}"]')
     page.wait_for_function(f"document.querySelector('[data-testid=meld-count-1]').dataset.count === '{len(_table_cards(target))}'")
+
+
+IN_VIEW_JS = """() => [...document.querySelectorAll('.actions .chooser-tables [data-action], .actions [data-testid=win-now]')]
+  .filter((b) => {
+    const r = b.getBoundingClientRect(), list = b.closest('.chooser-tables');
+    const box = list ? list.getBoundingClientRect() : r;
+    return r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.top >= 0
+      && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+  }).map((b) => b.dataset.action)"""
+"""The meld buttons (the chooser's tables and win-now) wholly in view as the page stands:
+inside the chooser's scrolling list without scrolling it, and inside the viewport."""
+
+
+def _reach(page) -> dict[tuple[str, ...], int]:
+    """The fewest clicks that meld each table of the chooser, walking every pick set of
+    at most two hand cards: {table's cards: picks + the click on the table}.  A pick is
+    clicked on and off again, so the walk takes about 110 clicks."""
+    best: dict[tuple[str, ...], int] = {}
+
+    def seen(n_picks: int) -> None:
+        for a in page.evaluate(IN_VIEW_JS):
+            key = tuple(_table_cards(a))
+            best[key] = min(best.get(key, 99), n_picks + 1)
+
+    picks = page.eval_on_selector_all("[data-pick]", "els => els.map(e => e.dataset.pick)")
+    seen(0)
+    for i, first in enumerate(picks):
+        page.click(f"[data-pick='{first}']")
+        seen(1)
+        for second in picks[i + 1:]:
+            page.click(f"[data-pick='{second}']")
+            seen(2)
+            page.click(f"[data-pick='{second}']")
+        page.click(f"[data-pick='{first}']")
+    assert page.locator("[data-pick][aria-pressed=true]").count() == 0
+    return best
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("size", ["390", "1366"])
+def test_r18b_every_table_of_the_128_is_at_most_three_clicks_away(new_context, live_server, size, lang):
+    """R18b: the 128 legal melds make 88 tables (partitions of the same cards are one
+    button); each is in view, without scrolling, after at most two picks: three clicks
+    with the one on the table (the win, R16, one click).  Prints the worst case and how
+    many tables need one, two and three clicks."""
+    page = _open(new_context, live_server, size, lang)
+    legal = [a for a in _view(page)["view"]["legal"] if a.startswith("meld")]
+    assert len(legal) == 128
+    tables = {tuple(_table_cards(a)) for a in legal}
+    assert len(tables) == 88
+    best = _reach(page)
+    assert set(best) <= tables
+    missing = sorted(tables - set(best), key=len)
+    counts = {n: sum(1 for c in best.values() if c == n) for n in (1, 2, 3)}
+    worst = max(best.values(), default=0)
+    print(f"\nR18b at {size} px, {lang}: {len(best)} of {len(tables)} tables within three clicks"
+          f" (1: {counts[1]}, 2: {counts[2]}, 3: {counts[3]}; worst {worst}); beyond: {len(missing)}")
+    assert not missing, [" ".join(m) for m in missing]
+    assert worst <= 3
+    assert best[tuple(sorted(R18B_HAND.split() + ["6d"]))] == 1  # the win: win-now

@@ -13,8 +13,11 @@ import pytest
 
 from gameweave.engine.conformance import build_deck
 
-from test_table_page import ENABLED, RESULT, _choose, _legal, _version, _wait_redrawn, take_seat
-from test_table_profiles import BIG, DANGER_1, DANGER_2, DANGER_STOCK, PHONE, _view
+from page_helpers import (
+    ENABLED, RESULT, legal as _legal, play_until_throw, version as _version, view as _view, wait_redrawn as _wait_redrawn,
+)
+from test_table_page import _choose, take_seat
+from test_table_profiles import BIG, DANGER_1, DANGER_2, DANGER_STOCK, PHONE
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -78,21 +81,7 @@ def test_a_touch_throw_sends_the_id_of_the_card_selected(new_context):
     page.select_option("[data-testid=bot-select]", "random")
     page.click("[data-testid=new-match-bot]")
     page.wait_for_selector("[data-testid=hand] .card")
-    for _ in range(60):
-        page.wait_for_selector(f"{ENABLED}, {RESULT}")
-        if page.locator(RESULT).count():
-            pytest.fail("the deal ended before a throw")
-        throws = page.eval_on_selector_all(".hand [data-action]:not([disabled])", "els => els.map(e => e.dataset.action)")
-        if throws:
-            break
-        actions = _legal(page)
-        melds = [a for a in actions if a.startswith("meld")]
-        page.locator(f'.board [data-action="{rng.choice(melds or actions)}"]:not([disabled])').click()
-        if page.locator("[data-testid=confirm-danger]").count():
-            page.click("[data-testid=confirm-danger] [data-action]")
-        _wait_redrawn(page)
-    else:
-        pytest.fail("no throw came")
+    throws = play_until_throw(page, rng)
     version, _, choices = _choice_ids(page)
     card = page.get_attribute(f'.hand [data-action="{throws[0]}"]', "data-card")
     (plain,) = [c for c in choices if c["kind"] == "throw" and c["card"] == card and not c["force"]]

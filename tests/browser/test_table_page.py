@@ -21,15 +21,14 @@ import re
 
 import pytest
 
+from page_helpers import (
+    ENABLED, RESULT, click_action as _click_action, contrast_js, legal as _legal, shot, version as _version,
+)
+
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
 
 pytestmark = pytest.mark.timeout(240)
-
-# the controls of the table (a danger confirmation's button is clicked by _click_action)
-ENABLED = ".board [data-action]:not([disabled])"
-RESULT = "[data-testid=result]"
-
 
 
 def take_seat(page, url: str, name: str | None = None) -> None:
@@ -41,36 +40,6 @@ def take_seat(page, url: str, name: str | None = None) -> None:
         page.fill("[data-testid=name-input]", name)
     page.click("[data-testid=join-seat]")
     page.wait_for_url("**/table/*")
-
-
-def shot(page, path, viewport=None) -> None:
-    """Screenshot the whole page (at `viewport` if given), after the short card animation."""
-    if viewport:
-        page.set_viewport_size(viewport)
-    page.wait_for_timeout(250)
-    page.screenshot(path=str(path), full_page=True)
-
-
-def _version(page) -> str:
-    return page.get_attribute("[data-testid=table-page]", "data-version") or ""
-
-
-def _click_action(page, action: str) -> None:
-    """Click the control of one legal action (confirming it if the page asks, R16) and
-    wait until the page has redrawn."""
-    page.locator(f'.board [data-action="{action}"]:not([disabled])').click()
-    if page.locator("[data-testid=confirm-danger]").count():
-        page.click("[data-testid=confirm-danger] [data-action]")
-    _wait_redrawn(page)
-
-
-def _wait_redrawn(page) -> None:
-    # a click disables every control until the next state (or error) frame redraws them
-    page.wait_for_function("!document.querySelector('[data-action][disabled]')")
-
-
-def _legal(page) -> list[str]:
-    return page.eval_on_selector_all(ENABLED, "els => els.map(e => e.dataset.action)")
 
 
 def _choose(actions: list[str], rng: random.Random) -> str:
@@ -131,30 +100,16 @@ def play_until_result(page, rng: random.Random, max_clicks: int = 200, check_con
         clicks += 1
 
 
-CONTRAST_JS = """
-() => {
-  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const bg = (el) => {
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgb(getComputedStyle(e).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
-    }
-    return rgb(getComputedStyle(document.documentElement).backgroundColor).slice(0, 3);
-  };
+CONTRAST_JS = contrast_js("""
+  const page = rgb(getComputedStyle(document.documentElement).backgroundColor).slice(0, 3);
   const out = [];
   for (const el of document.querySelectorAll(".table-page .muted, .table-page .caption, .scorebar .chip, .opp-hand .hand-label")) {
     if (!el.offsetParent || !el.textContent.trim()) continue;
-    const a = lum(rgb(getComputedStyle(el).color).slice(0, 3)), b = lum(bg(el));
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const ratio = contrast(el, page);
     if (ratio < 4.5) out.push(`${el.textContent.trim().slice(0, 40)}: ${ratio.toFixed(2)}`);
   }
   return out;
-}
-"""
+""")
 
 
 def low_contrast_text(page) -> list[str]:

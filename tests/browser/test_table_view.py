@@ -5,7 +5,8 @@ the clocks beside the status line, one stakes chip, "Resign…" only while a dea
 the confirm-throws setting; "no such match" for a table the server does not know;
 "waiting for X to join" (and no clock) before a friend joins; readable dead-card cells,
 own moves and the opponent's told apart in the log, labelled top-bar toggles on a phone,
-short rules options in the lobby.
+short rules options in the lobby.  (The card sound and the win effect, on a deal won
+from a fixed deck: test_table_effects.py.)
 
 Screenshots go to ``$GAMEWEAVE_SHOTS`` when set (else each test's tmp_path).  Every test
 fails on any console error (conftest)."""
@@ -20,8 +21,12 @@ import pytest
 
 from gameweave.i18n import translate
 
-from test_table_page import ENABLED, RESULT, _legal, _version, _wait_redrawn, take_seat
-from test_table_profiles import BIG, PHONE, _view, off_screen
+from page_helpers import (
+    ENABLED, RESULT, click_action, contrast_js, legal as _legal, play_until_throw, shot, version as _version,
+    wait_redrawn,
+)
+from test_table_page import take_seat
+from test_table_profiles import BIG, PHONE, off_screen
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -61,28 +66,15 @@ def chips_out_of_view(page, clocked: bool = True) -> list[str]:
     return page.evaluate(IN_VIEW_JS, list(CLOCK_HOOKS) if clocked else [])
 
 
-CONTRAST_JS = """
-() => {
-  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const bg = (el) => {
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgb(getComputedStyle(e).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
-    }
-    return [31, 94, 61];
-  };
+DEAD_CELLS_JS = contrast_js("""
   return [...document.querySelectorAll("[data-testid=dead-cards] .dead-cell, [data-testid=dead-cards] .dead-suit")].map((el) => {
-    const a = lum(rgb(getComputedStyle(el).color).slice(0, 3)), b = lum(bg(el));
     const r = el.getBoundingClientRect();
-    return { text: el.textContent, dead: el.classList.contains("on"), ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+    return { text: el.textContent, dead: el.classList.contains("on"), ratio: contrast(el, [31, 94, 61]),
              w: r.width, h: r.height, font: parseFloat(getComputedStyle(el).fontSize) };
   });
-}
-"""
+""")
+"""Each cell of the dead-cards grid: its contrast (against the felt where nothing behind
+it is opaque), size and font size."""
 
 
 def throw_confirm(page) -> None:
@@ -93,17 +85,13 @@ def throw_confirm(page) -> None:
         confirm.click()
         page.wait_for_function(f"document.querySelector('[data-testid=table-page]').dataset.version !== '{v}'"
                                " || !!document.querySelector('[data-testid=result]')")
-    _wait_redrawn(page)
+    wait_redrawn(page)
 
 
 def play_one(page, action: str, touch: bool) -> None:
     """Play one legal action by its control: a tap on a touch screen (a throw is then
     confirmed by its Throw button), a click otherwise; a danger confirmation is accepted."""
-    loc = page.locator(f'.board [data-action="{action}"]:not([disabled])')
-    loc.tap() if touch else loc.click()
-    if page.locator("[data-testid=confirm-danger]").count():
-        page.click("[data-testid=confirm-danger] [data-action]")
-    _wait_redrawn(page)
+    click_action(page, action, touch)
     throw_confirm(page)
 
 
@@ -152,10 +140,6 @@ def test_every_chip_and_both_clocks_in_view_on_every_turn_of_a_clocked_deal(new_
     shot(page, shots / f"lobby-{name}.png")
 
     new_bot_match(page, rules)
-    # the win effect, if this seat wins the deal: recorded as it is added (it is brief)
-    page.evaluate("window.__wins = 0; new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)"
-                  " if (n.dataset && n.dataset.testid === 'win-effect') window.__wins++; })"
-                  ".observe(document.querySelector('[data-testid=table-page]'), {childList: true})")
     rng = random.Random(size["width"] + len(rules))
     turns = 0
     while True:
@@ -185,10 +169,6 @@ def test_every_chip_and_both_clocks_in_view_on_every_turn_of_a_clocked_deal(new_
     if rules == "classic":  # the result says the stakes, not the deals won besides
         assert page.locator(f"{RESULT} .match-line").count() == 0
         assert page.locator("[data-testid=stakes-balance]").count() == 1
-    view = _view(page)["view"]
-    won = view["status"] == "won" and view["winner"] == view["seat"]
-    # a small win effect when this seat wins (animations are on: no reduced motion asked)
-    assert page.evaluate("window.__wins") == (1 if won else 0), (won, page.evaluate("window.__wins"))
     shot(page, shots / f"result-{name}.png")
 
     # the log tells own moves from the opponent's (a bar and a tint, not only the words)
@@ -200,31 +180,11 @@ def test_every_chip_and_both_clocks_in_view_on_every_turn_of_a_clocked_deal(new_
     assert mine and theirs and not mine & theirs, styles
 
     # the dead cards' grid is readable: 4.5:1 for every cell, dead or not, and not tiny
-    cells = page.evaluate(CONTRAST_JS)
+    cells = page.evaluate(DEAD_CELLS_JS)
     assert len(cells) == 44
     low = [c for c in cells if c["ratio"] < 4.5]
     assert not low, low
     assert all(c["font"] >= 12 and c["h"] >= 15 and c["w"] >= 15 for c in cells), cells[:3]
-
-
-def shot(page, path) -> None:
-    page.wait_for_timeout(250)
-    page.screenshot(path=str(path), full_page=True)
-
-
-def _first_throw(page, rng) -> list[str]:
-    """Play random moves (never a throw) until throws are offered; returns them."""
-    for _ in range(60):
-        page.wait_for_selector(f"{ENABLED}, {RESULT}")
-        if page.locator(RESULT).count():
-            pytest.fail("the deal ended before a throw")
-        throws = page.eval_on_selector_all(".hand [data-action]:not([disabled])", "els => els.map(e => e.dataset.action)")
-        if throws:
-            return throws
-        actions = _legal(page)
-        melds = [a for a in actions if a.startswith("meld")]
-        play_one(page, rng.choice(melds) if melds else rng.choice(actions), False)
-    pytest.fail("no throw came")
 
 
 def test_confirm_throws_is_a_remembered_setting(new_context):
@@ -236,7 +196,7 @@ def test_confirm_throws_is_a_remembered_setting(new_context):
     new_bot_match(page, "gameweave", clock=None)
     box = page.locator("[data-testid=confirm-throws]")
     assert not box.is_checked()
-    throws = _first_throw(page, rng)
+    throws = play_until_throw(page, rng)
     v = _version(page)
     page.click(f'.hand [data-action="{throws[0]}"]')
     page.wait_for_function(f"document.querySelector('[data-testid=table-page]').dataset.version !== '{v}'")
@@ -247,7 +207,7 @@ def test_confirm_throws_is_a_remembered_setting(new_context):
     page.wait_for_selector("[data-testid=hand] .card")
     assert page.locator("[data-testid=confirm-throws]").is_checked()
     assert page.evaluate("localStorage.getItem('gameweave.confirm_throws')") == "on"
-    throws = _first_throw(page, rng)
+    throws = play_until_throw(page, rng)
     v = _version(page)
     page.click(f'.hand [data-action="{throws[0]}"]')
     confirm = page.locator(f'.throw-confirm [data-send="{throws[0]}"]')
@@ -262,7 +222,7 @@ def test_confirm_throws_is_a_remembered_setting(new_context):
     new_bot_match(touch, "gameweave", clock=None)
     assert touch.locator("[data-testid=confirm-throws]").is_checked()
     touch.locator("[data-testid=confirm-throws]").uncheck()
-    throws = _first_throw(touch, rng)
+    throws = play_until_throw(touch, rng, touch=True)
     v = _version(touch)
     touch.tap(f'.hand [data-action="{throws[0]}"]')
     touch.wait_for_function(f"document.querySelector('[data-testid=table-page]').dataset.version !== '{v}'")
@@ -324,19 +284,3 @@ def test_before_the_friend_joins_the_table_waits_for_them(new_context, tmp_path)
     assert translate("page.table.waiting_join", "en", who="Bob") != p1.inner_text("[data-testid=status]")
     for page in (p1, p2):
         assert not chips_out_of_view(page), chips_out_of_view(page)
-
-
-def test_the_win_effect_keeps_still_for_reduced_motion(new_context):
-    """The win effect is drawn only with animations on (effects.js asks animationsOn()),
-    which is off when the system asks for reduced motion, and with the Animations box
-    unticked."""
-    page = new_context(BIG, reduced_motion="reduce").new_page()
-    page.goto("/")
-    page.wait_for_selector("[data-testid=rules-select]")
-    assert page.evaluate("import('/static/ui.js').then((m) => m.animationsOn())") is False
-    moving = new_context(BIG).new_page()
-    moving.goto("/")
-    moving.wait_for_selector("[data-testid=rules-select]")
-    assert moving.evaluate("import('/static/ui.js').then((m) => m.animationsOn())") is True
-    moving.uncheck("#motion-toggle")
-    assert moving.evaluate("import('/static/ui.js').then((m) => m.animationsOn())") is False

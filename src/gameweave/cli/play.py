@@ -13,8 +13,10 @@ deal the opponent's hand is shown; the finished deals are saved as a match recor
 ``?`` or ``help`` for the rules (from ``tables/help.json``), ``q`` to leave; Ctrl-C or end
 of input leave cleanly.
 
-Every profile plays (``--rules``, §V): where melds are rearranged (R18) each meld choice
-is shown as the whole new table with the hand cards it uses, a forced card waits for the
+Every profile plays (``--rules``, §V): each meld choice says what it changes on the table,
+as the page's meld buttons do (``"6♦ joins 4♦ 5♦"``, ``"Splits ... into ..."``; R12, R18:
+:func:`~gameweave.tables.words.describe_change`), with the whole new table where melds are
+rearranged and some kept as they were; a forced card waits for the
 person's ``meld`` decision (R18e), and anglo-american offers forcing back (R19).  When
 there are many tables to choose from (up to 128, R18b) the common ones (one new meld, one
 meld added to) are listed and the person may type the hand cards to add instead, then
@@ -182,9 +184,10 @@ def _fixed_decks(test_decks: Path | None) -> list[tuple[int, ...]]:
 # ---------------------------------------------------------------------------- the names tests use
 def choice_text(view: SeatView, action: int, opp_name: str | None = None) -> str:
     """The terminal's words (Rich markup) for one of the viewer's legal actions, in this
-    run's language: :func:`~gameweave.tables.words.describe_choice` of its
-    :class:`~gameweave.tables.Choice`."""
-    return describe_choice(choice_of(view, action), view, LANG[0], opp=opp_name, look=rich_look(SYMBOLS[0]))
+    run's language, as the choices list says them: :func:`~gameweave.tables.words.describe_choice`
+    of its :class:`~gameweave.tables.Choice`, a meld by what it changes (``changes=True``)."""
+    return describe_choice(choice_of(view, action), view, LANG[0], opp=opp_name, look=rich_look(SYMBOLS[0]),
+                           changes=True)
 
 
 def event_text(before: SeatView, action: int, after: SeatView, me: int, opp_name: str | None = None) -> str:

@@ -108,18 +108,24 @@ def is_set(meld: int) -> bool:
 
 # ---------------------------------------------------------------------------- choices
 def describe_choice(choice: Choice, view: SeatView, lang: str = DEFAULT_LANGUAGE, *, opp: str | None = None,
-                    look: Look = SYMBOLS, notes: bool = True) -> str:
+                    look: Look = SYMBOLS, notes: bool = True, changes: bool = False) -> str:
     """Plain words for one of the viewer's legal actions, from its :class:`Choice` and
     the viewer's view only (R21).  A ``meld`` shows the resulting meld (R12), a ``table``
     the whole new table and the hand cards it uses (R18); a force names the target meld
     (R15) or says the opponent must meld the card into their table (R18e); ``force``
-    forces a refused turned card back (R19).  A move that publicly gives the opponent
-    eleven ends with a warning (R16), one that melds the viewer's eleventh card with a
-    note that it wins (``notes=False`` leaves both out).  ``opp`` names the opponent
-    (default :func:`seat_name`).  Raises :class:`KeyError` for a kind the narrator does
-    not know."""
+    forces a refused turned card back (R19).  With ``changes`` a meld or table is said
+    as the page's meld buttons say it, by what it changes (:func:`describe_change`,
+    ``"6♦ joins 4♦ 5♦"``), followed where melds are rearranged (R18) and some are kept
+    by the whole new table (``"6♦ joins 4♦ 5♦ -> your table [A♣ A♥ A♠] [4♦ 5♦ 6♦]"``).  A move that publicly gives
+    the opponent eleven ends with a warning (R16), one that melds the viewer's eleventh
+    card with a note that it wins (``notes=False`` leaves both out).  ``opp`` names the
+    opponent (default :func:`seat_name`).  Raises :class:`KeyError` for a kind the
+    narrator does not know."""
     name = opp or seat_name(view.opponent, lang)
-    text = _CHOICE_WORDS[choice.kind](choice, view, name, lang, look)
+    if changes and choice.is_meld:
+        text = _change_choice(choice, view, lang, look)
+    else:
+        text = _CHOICE_WORDS[choice.kind](choice, view, name, lang, look)
     if not notes:
         return text
     if choice.is_meld and sum(m.bit_count() for m in choice.melds) >= WIN_COUNT:
@@ -149,6 +155,17 @@ def _meld_choice(c: Choice, view: SeatView, opp: str, lang: str, look: Look) -> 
     kind = translate("term.set" if is_set(result) else "term.sequence", lang)
     return say("choice.new", lang, card=look.card(c.card), rest=look.cards(rest), kind=kind,
                cards=look.cards(result))
+
+
+def _change_choice(c: Choice, view: SeatView, lang: str, look: Look) -> str:
+    """A meld or table choice by what it changes on the viewer's table (R12, R18); where
+    melds are rearranged and some are kept as they were (the words do not name them),
+    the whole new table follows."""
+    before = view.melds[view.seat]
+    change = describe_change(before, c.melds, lang, look=look)
+    if (c.kind == "table" or view.rearranging) and any(m in before for m in c.melds):
+        return say("choice.change_table", lang, change=change, table=_brackets(c.melds, lang, look))
+    return change
 
 
 def _turn_choice(c: Choice, view: SeatView, opp: str, lang: str, look: Look) -> str:

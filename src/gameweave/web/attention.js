@@ -32,46 +32,42 @@ export function setupSoundToggle(box) {
 }
 
 let audio = null;
-/** A short soft beep (0.15 s at 660 Hz); silent where WebAudio is missing or blocked. */
-export function beep() {
+/**
+ * One short tone through WebAudio: an oscillator of wave `type` gliding from `from` Hz to
+ * `to` Hz (the same by default) while its volume falls from `gain` to silence over
+ * `seconds`.  Silent where WebAudio is missing or blocked (the page says everything in
+ * words and icons as well).
+ */
+function tone({ type = "sine", from, to = from, gain, seconds }) {
   try {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return;
     audio = audio || new Ctx();
+    const now = audio.currentTime;
     const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.15);
-    osc.connect(gain).connect(audio.destination);
+    const amp = audio.createGain();
+    osc.type = type;
+    osc.frequency.setValueAtTime(from, now);
+    if (to !== from) osc.frequency.exponentialRampToValueAtTime(to, now + seconds);
+    amp.gain.setValueAtTime(gain, now);
+    amp.gain.exponentialRampToValueAtTime(0.0001, now + seconds);
+    osc.connect(amp).connect(audio.destination);
     osc.start();
-    osc.stop(audio.currentTime + 0.16);
+    osc.stop(now + seconds + 0.01);
   } catch {
     // no sound: the title and the icon still say it
   }
 }
 
-/** A card's soft click (0.06 s, low and quiet) as a move is made, when the sound is on
- * (issue 19); silent where WebAudio is missing or blocked. */
+/** A short soft beep (0.15 s at 660 Hz): the turn has come. */
+export function beep() {
+  tone({ from: 660, gain: 0.08, seconds: 0.15 });
+}
+
+/** A card's soft click (0.06 s, low and quiet, a triangle wave gliding 320 -> 140 Hz) as
+ * a move is made, when the sound is on (issue 19). */
 export function cardSound() {
-  if (!soundOn()) return;
-  try {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (!Ctx) return;
-    audio = audio || new Ctx();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.type = "triangle";
-    osc.frequency.setValueAtTime(320, audio.currentTime);
-    osc.frequency.exponentialRampToValueAtTime(140, audio.currentTime + 0.06);
-    gain.gain.setValueAtTime(0.05, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.06);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.07);
-  } catch {
-    // no sound
-  }
+  if (soundOn()) tone({ type: "triangle", from: 320, to: 140, gain: 0.05, seconds: 0.06 });
 }
 
 function setIcon(href) {

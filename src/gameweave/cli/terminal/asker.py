@@ -102,8 +102,9 @@ class Asker:
             raise Quit() from None
 
     def words(self, view: SeatView, c: Choice) -> str:
-        """The choice in words (Rich markup), as the list shows it."""
-        return describe_choice(c, view, self.tty.lang, opp=self.oname, look=self.tty.look)
+        """The choice in words (Rich markup), as the list shows it: a meld by what it
+        changes, as the page's meld buttons say it (``"6♦ joins 4♦ 5♦"``, R12, R18)."""
+        return describe_choice(c, view, self.tty.lang, opp=self.oname, look=self.tty.look, changes=True)
 
     def entries(self, view: SeatView, choices: list[Choice]) -> tuple[list[Choice], int]:
         """The numbered entries: all choices, or where there are more than
@@ -248,7 +249,8 @@ class Asker:
         the same number again, plays it."""
         question = help_data(self.tty.lang)["terminal"]["confirm_danger"].format(opponent=self.oname)
         number = str(shown.index(c) + 1) if c in shown else ""
-        words = describe_choice(c, view, self.tty.lang, opp=self.oname, look=self.tty.plain_look, notes=False)
+        words = describe_choice(c, view, self.tty.lang, opp=self.oname, look=self.tty.plain_look, notes=False,
+                                changes=True)
         self.con.print(f"[bold red]{escape(words)}:[/] " + escape(question.rstrip()))
         answer = self._line(self.tty.t("confirm_number", n=number) if number else self.tty.t("confirm_y"))
         return answer.lower() in YES or (bool(number) and answer == number)

@@ -6,10 +6,11 @@
 // `data-action` (what tests and hints find it by); what is sent is the choice's `id`.
 
 import { hintControl } from "../advice.js";
-import { cardRow, handOrder, meldKey, short, shortList, spokenList, TABLE_SEPARATOR } from "../cards.js";
+import { cardRow, handOrder, short, shortList, spokenList, TABLE_SEPARATOR } from "../cards.js";
 import { t, tn } from "../i18n.js";
 import { confirmThrows, h } from "../ui.js";
 import { dangerText } from "../words.js";
+import { chooserTables, pickKeys } from "./reach.js";
 
 /** Meld choices up to this many are shown as buttons at once; more open the R18 chooser. */
 const CHOOSER_FROM = 9;
@@ -54,22 +55,12 @@ export function meldPlan(meldItems) {
   return { win, tables, alias };
 }
 
-/** The tables of the chooser for the hand cards `picked`: those that use at least them,
- * a table of exactly those first, then the largest first (most cards on the table). */
-export function chooserTables(tables, picked) {
-  const want = [...picked];
-  const exact = meldKey(want);
-  const fit = tables.filter(({ d }) => want.every((c) => (d.uses || []).includes(c)));
-  const size = (x) => (x.d.cards || []).length;
-  const rank = (x) => (meldKey(x.d.uses) === exact ? 0 : 1);
-  return fit.map((x, i) => [x, i]).sort(([x, i], [y, j]) => rank(x) - rank(y) || size(y) - size(x) || i - j).map(([x]) => x);
-}
-
 /** The R18 chooser: the hand cards `picked` so far and the tables that use at least them
- * (a scrolling list); the table the hint recommends, once asked, comes first. */
+ * (a scrolling list, in `chooserTables` order: each table among the first few under at
+ * most two picks, RULES R18b); the table the hint recommends, once asked, comes first. */
 function chooserEl(tables, picked, v, hinted) {
   const card = v.forced || v.live;
-  const shown = chooserTables(tables, picked);
+  const shown = chooserTables(tables, picked, pickKeys(tables));
   const cards = shortList(handOrder([...picked]));
   const head = !picked.size ? t("page.chooser.ways", { n: tables.length, card: card ? short(card) : t("page.it") })
     : shown.length ? tn("page.chooser.at_least", shown.length, { cards }) : t("page.chooser.none", { cards });
