@@ -1,6 +1,6 @@
 """Random-playout benchmark: deals/s and transitions/s, median and min/max of 7 reps.
 
-    python benchmarks/playout.py [--deals N] [--reps R] [--rules NAME]
+    python benchmarks/playout.py [--deals N] [--reps R] [--rules NAME] [--engine python|native]
 
 Same as ``gameweave bench``.  To compare with OpenSpiel and RLCard in the same run:
 
@@ -21,5 +21,11 @@ if __name__ == "__main__":
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--rules", default="gameweave", help="rule profile (gameweave, anglo-american, classic)")
+    ap.add_argument("--engine", default="python", choices=("python", "native"),
+                    help="the pure-Python reference or the native core (same deals, same choices)")
     args = ap.parse_args()
-    print(report(run(deals=args.deals, reps=max(5, args.reps), rules=args.rules)))
+    try:
+        result = run(deals=args.deals, reps=max(5, args.reps), rules=args.rules, engine=args.engine)
+    except RuntimeError as exc:  # --engine native without the native core
+        sys.exit(f"playout.py: {exc}")
+    print(report(result))

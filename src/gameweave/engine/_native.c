@@ -1,0 +1,275 @@
+/* The native core of the Conquian engine (issue 21): the rules of every profile (RULES
+ * R8-R19, §V) in C, for random playouts and legal-action generation.
+ *
+ * A port of the pure-Python reference (state.py, flow.py, partition.py), which stays the
+ * definition: the same action ints (actions.py's codec: payload << 3 | kind), the same
+ * legal-action lists in the same order, the same transitions.  tests/test_native.py
+ * proves it step by step on random deals of every profile and with perft.
+ *
+ * Python API (wrapped by gameweave.engine.native):
+ *   NativeState(deck, opener, rearranging, force_back, cap)  one deal, R8
+ *     .legal_actions() -> list[int]   .apply(action) (checked: ValueError if not legal)
+ *     .snapshot() -> tuple            .clone()   .is_over   .to_act   .winner
+ *   playouts(decks, key, rearranging, force_back, cap) -> int
+ *     every deck played once, deck i opened by seat i & 1, uniform legal actions drawn
+ *     with CPython's own Mersenne Twister seeded as random.Random(seed) seeds it (key:
+ *     the 32-bit words of abs(seed)) and random.choice's rule, so the same seed plays
+ *     the same deals as gameweave.bench.playout_rep; returns the transitions.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "_native_core.h"
+
+/* ------------------------------------------------------------------ CPython's MT19937 */
+typedef struct { uint32_t mt[624]; int i; } MT;
+
+static void mt_init(MT *m, uint32_t s) {
+    m->mt[0] = s;
+    for (int i = 1; i < 624; i++) m->mt[i] = 1812433253U * (m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) + (uint32_t)i;
+    m->i = 624;
+}
+
+static void mt_init_by_array(MT *m, const uint32_t *key, int len) {  /* _randommodule.c */
+    mt_init(m, 19650218U);
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++; j++;
+        if (i >= 624) { m->mt[0] = m->mt[623]; i = 1; }
+        if (j >= len) j = 0;
+    }
+    for (int k = 623; k; k--) {
+        m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) { m->mt[0] = m->mt[623]; i = 1; }
+    }
+    m->mt[0] = 0x80000000U;
+}
+
+static uint32_t mt_next(MT *m) {
+    if (m->i >= 624) {
+        for (int k = 0; k < 624; k++) {
+            uint32_t y = (m->mt[k] & 0x80000000U) | (m->mt[(k + 1) % 624] & 0x7fffffffU);
+            m->mt[k] = m->mt[(k + 397) % 624] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        }
+        m->i = 0;
+    }
+    uint32_t y = m->mt[m->i++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+static int mt_below(MT *m, int n) {  /* random.Random._randbelow_with_getrandbits(n), n < 2**31 */
+    int k = 0;
+    while ((n >> k) != 0) k++;
+    uint32_t r;
+    do { r = mt_next(m) >> (32 - k); } while ((int)r >= n);
+    return (int)r;
+}
+
+/* ------------------------------------------------------------------ Python objects */
+typedef struct { PyObject_HEAD GS g; } NativeState;
+static PyTypeObject NativeStateType;
+
+static int parse_deck(PyObject *seq, uint8_t *deck) {
+    PyObject *fast = PySequence_Fast(seq, "deck must be a sequence of 40 card ints");
+    if (!fast) return -1;
+    M seen = 0;
+    int ok = PySequence_Fast_GET_SIZE(fast) == 40;
+    for (Py_ssize_t i = 0; ok && i < 40; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (c < 0 || c >= 40 || (seen >> c & 1)) ok = 0;
+        else { seen |= BIT(c); deck[i] = (uint8_t)c; }
+    }
+    Py_DECREF(fast);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "deck must hold each card 0..39 once");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_rules(int rearranging, int force_back, int cap, Rules *r) {
+    if (cap < 3 || cap > 10) { PyErr_SetString(PyExc_ValueError, "cap must be 3..10"); return -1; }
+    r->rearranging = rearranging != 0;
+    r->force_back = force_back != 0;
+    r->cap = cap;
+    return 0;
+}
+
+static int NS_init(NativeState *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"deck", "opener", "rearranging", "force_back", "cap", NULL};
+    PyObject *deck_obj;
+    int opener, rearranging, force_back, cap;
+    uint8_t deck[40];
+    Rules r;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Oippi", names, &deck_obj, &opener, &rearranging, &force_back, &cap))
+        return -1;
+    if (opener != 0 && opener != 1) { PyErr_SetString(PyExc_ValueError, "opener must be 0 or 1"); return -1; }
+    if (parse_deck(deck_obj, deck) < 0 || parse_rules(rearranging, force_back, cap, &r) < 0) return -1;
+    deal_new(&self->g, deck, opener, r);
+    return 0;
+}
+
+static PyObject *acts_to_list(Acts *x) {
+    PyObject *out = PyList_New(x->n);
+    if (!out) return NULL;
+    for (int i = 0; i < x->n; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(x->a[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *NS_legal_actions(NativeState *self, PyObject *unused) {
+    Acts x = {0, 0, 0};
+    if (legal(&self->g, &x) < 0) { free(x.a); return PyErr_NoMemory(); }
+    PyObject *out = acts_to_list(&x);
+    free(x.a);
+    return out;
+}
+
+static PyObject *NS_apply(NativeState *self, PyObject *arg) {
+    unsigned long long a = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return NULL;
+    Acts x = {0, 0, 0};
+    if (legal(&self->g, &x) < 0) { free(x.a); return PyErr_NoMemory(); }
+    int found = 0;
+    for (int i = 0; i < x.n && !found; i++) found = x.a[i] == a;
+    free(x.a);
+    if (!found) { PyErr_Format(PyExc_ValueError, "action %llu is not legal now", a); return NULL; }
+    apply(&self->g, a);
+    Py_RETURN_NONE;
+}
+
+static PyObject *melds_tuple(const GS *g, int s) {
+    PyObject *t = PyTuple_New(g->nmelds[s]);
+    if (!t) return NULL;
+    for (int i = 0; i < g->nmelds[s]; i++) PyTuple_SET_ITEM(t, i, PyLong_FromUnsignedLongLong(g->melds[s][i]));
+    return t;
+}
+
+static PyObject *NS_snapshot(NativeState *self, PyObject *unused) {
+    const GS *g = &self->g;
+    static const char *status[] = {"playing", "won", "tablas"};
+    return Py_BuildValue("(KK)(NN)(KK)(ii)(KK)iiiiiiiKsi",
+                         g->hands[0], g->hands[1], melds_tuple(g, 0), melds_tuple(g, 1), g->table[0], g->table[1],
+                         g->count[0], g->count[1], g->ext[0], g->ext[1], g->stock_pos, g->to_act, g->phase, g->card,
+                         g->live_from, g->refused, g->forced, g->dead, status[g->status], g->winner);
+}
+
+static PyObject *NS_clone(NativeState *self, PyObject *unused) {
+    NativeState *c = PyObject_New(NativeState, &NativeStateType);
+    if (!c) return NULL;
+    c->g = self->g;
+    return (PyObject *)c;
+}
+
+static PyObject *NS_is_over(NativeState *self, void *x) { return PyBool_FromLong(self->g.phase == PH_OVER); }
+static PyObject *NS_to_act(NativeState *self, void *x) { return PyLong_FromLong(self->g.to_act); }
+static PyObject *NS_winner(NativeState *self, void *x) { return PyLong_FromLong(self->g.winner); }
+
+static PyMethodDef NS_methods[] = {
+    {"legal_actions", (PyCFunction)NS_legal_actions, METH_NOARGS, "Every legal action int now, in the engine's order."},
+    {"apply", (PyCFunction)NS_apply, METH_O, "Apply a legal action int (ValueError if it is not legal now)."},
+    {"snapshot", (PyCFunction)NS_snapshot, METH_NOARGS, "Every field of the state, as a tuple (for comparisons)."},
+    {"clone", (PyCFunction)NS_clone, METH_NOARGS, "An independent copy."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef NS_getset[] = {
+    {"is_over", (getter)NS_is_over, NULL, "True once the deal is won or tablas.", NULL},
+    {"to_act", (getter)NS_to_act, NULL, "Seat index to act, -1 once over.", NULL},
+    {"winner", (getter)NS_winner, NULL, "Seat index of the winner, or -1.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject NativeStateType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gameweave.engine._native.NativeState",
+    .tp_basicsize = sizeof(NativeState),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One deal of Conquian in the native core (see the module docstring).",
+    .tp_methods = NS_methods,
+    .tp_getset = NS_getset,
+    .tp_init = (initproc)NS_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyObject *py_playouts(PyObject *mod, PyObject *args) {
+    PyObject *decks_obj, *key_obj;
+    int rearranging, force_back, cap;
+    Rules r;
+    if (!PyArg_ParseTuple(args, "OOppi", &decks_obj, &key_obj, &rearranging, &force_back, &cap)) return NULL;
+    if (parse_rules(rearranging, force_back, cap, &r) < 0) return NULL;
+    /* key: the 32-bit words random.Random(seed) seeds with (abs(seed), low word first) */
+    PyObject *kf = PySequence_Fast(key_obj, "key must be a sequence of 32-bit ints");
+    if (!kf) return NULL;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(kf);
+    uint32_t key[64];
+    if (len < 1 || len > 64) { Py_DECREF(kf); PyErr_SetString(PyExc_ValueError, "key must hold 1..64 words"); return NULL; }
+    for (Py_ssize_t i = 0; i < len; i++) key[i] = (uint32_t)PyLong_AsUnsignedLongMask(PySequence_Fast_GET_ITEM(kf, i));
+    Py_DECREF(kf);
+    if (PyErr_Occurred()) return NULL;
+    MT mt;
+    mt_init_by_array(&mt, key, (int)len);
+    PyObject *fast = PySequence_Fast(decks_obj, "decks must be a sequence of decks");
+    if (!fast) return NULL;
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(fast);
+    uint8_t *decks = (uint8_t *)malloc((size_t)(nd ? nd : 1) * 40);
+    if (!decks) { Py_DECREF(fast); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < nd; i++)
+        if (parse_deck(PySequence_Fast_GET_ITEM(fast, i), decks + 40 * i) < 0) { Py_DECREF(fast); free(decks); return NULL; }
+    Py_DECREF(fast);
+    long long transitions = 0;
+    int err = 0;
+    Acts x = {0, 0, 0};
+    Py_BEGIN_ALLOW_THREADS
+    GS g;
+    for (Py_ssize_t i = 0; i < nd && !err; i++) {
+        deal_new(&g, decks + 40 * i, (int)(i & 1), r);
+        while (g.phase != PH_OVER) {
+            if (legal(&g, &x) < 0) { err = 1; break; }
+            apply(&g, x.a[mt_below(&mt, x.n)]);
+            transitions++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(x.a);
+    free(decks);
+    if (err) return PyErr_NoMemory();
+    return PyLong_FromLongLong(transitions);
+}
+
+static PyMethodDef module_methods[] = {
+    {"playouts", py_playouts, METH_VARARGS,
+     "playouts(decks, key, rearranging, force_back, cap) -> transitions: every deck played once "
+     "(deck i opened by seat i & 1) with uniform legal actions drawn as random.Random(seed).choice would."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moduledef = {
+    PyModuleDef_HEAD_INIT, "gameweave.engine._native",
+    "The native core of the Conquian engine (see gameweave.engine.native).", -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    init_tables();
+    if (PyType_Ready(&NativeStateType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moduledef);
+    if (!m) return NULL;
+    Py_INCREF(&NativeStateType);
+    if (PyModule_AddObject(m, "NativeState", (PyObject *)&NativeStateType) < 0) {
+        Py_DECREF(&NativeStateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,138 @@
+"""The native core (issue 21) equals the pure-Python reference engine, and the engine
+works without it.
+
+* Random deals of every profile compared step by step: the same legal actions in the
+  same order and every field of the state after every action (R8-R19, §V).
+* Perft (tests/data/perft.json) counted on the native core gives the pinned numbers.
+* Random playouts in C from a seed play the very deals the Python benchmark plays
+  (the same transition count, deal by deal).
+* With ``GAMEWEAVE_NO_NATIVE=1`` the package uses the pure-Python engine and says so.
+
+The tests that need the extension skip when it was not built (no C compiler at install
+time); the fallback test runs everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gameweave.bench import playout_rep
+from gameweave.engine import PROFILE_NAMES, GameState, native, shuffled_deck
+
+needs_native = pytest.mark.skipif(not native.AVAILABLE, reason="the native core is not built (no C compiler)")
+DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text(encoding="utf-8"))
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _compare_random_deals(rules: str, deals: int, seed: int) -> int:
+    """Play ``deals`` random deals on both engines at once; assert equality at every
+    step; return the steps compared."""
+    rng = random.Random(f"{rules}-{seed}")
+    steps = 0
+    for d in range(deals):
+        st = GameState.new(seed=seed * 100_000 + d, opener=d & 1, rules=rules)
+        ns = native.new_state(st.deck, d & 1, rules)
+        while True:
+            legal = st.legal_actions()
+            assert ns.legal_actions() == legal, (rules, d, st.history)
+            assert ns.snapshot() == native.snapshot(st), (rules, d, st.history)
+            assert ns.is_over == st.is_over and ns.to_act == st.to_act and ns.winner == st.winner
+            if st.is_over:
+                break
+            a = rng.choice(legal)
+            st.apply(a)
+            ns.apply(a)
+            steps += 1
+    return steps
+
+
+@needs_native
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_r8_r19_native_equals_python_step_by_step_on_random_deals(rules: str) -> None:
+    assert _compare_random_deals(rules, 150, 1) > 5000
+
+
+@needs_native
+@pytest.mark.long
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_r8_r19_native_equals_python_on_thousands_of_deals(rules: str) -> None:
+    assert _compare_random_deals(rules, 3000, 2) > 100_000
+
+
+def _native_perft(ns, depth: int) -> int:
+    if depth == 0:
+        return 1
+    total = 0
+    for a in ns.legal_actions():
+        child = ns.clone()
+        child.apply(a)
+        total += _native_perft(child, depth - 1)
+    return total
+
+
+@needs_native
+@pytest.mark.parametrize("deal", DATA["deals"], ids=lambda d: f"{d['rules']}: {d['name']}")
+def test_issue21_r10_r19_native_perft_matches_the_pinned_numbers(deal: dict) -> None:
+    st = GameState.new(deal["deck"], opener=deal["opener"] - 1, rules=deal["rules"])
+    for a in deal.get("prefix", []):
+        st.play(a)
+    ns = native.new_state(st.deck, st.opener, deal["rules"])
+    for a in st.history:
+        ns.apply(a)
+    assert ns.snapshot() == native.snapshot(st)
+    assert [_native_perft(ns, d) for d in range(1, DATA["max_depth"] + 1)] == deal["perft"]
+
+
+@needs_native
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_native_playouts_play_the_python_benchmarks_deals(rules: str) -> None:
+    """Same seed, same decks: the C playouts draw the same choices (CPython's Mersenne
+    Twister, random.choice's rule) — the same transitions, deal by deal."""
+    decks = [shuffled_deck(s) for s in range(40)]
+    for seed in (0, 7, -3, 2**40 + 5):
+        per_deal = [playout_rep(decks[:i + 1], seed, rules)[1] for i in (9, 19, 39)]
+        assert [native.playouts(decks[:i + 1], seed, rules) for i in (9, 19, 39)] == per_deal
+
+
+@needs_native
+def test_issue21_native_apply_is_checked_and_the_state_validated() -> None:
+    st = GameState.new(seed=3)
+    ns = native.new_state(st.deck, 0, "gameweave")
+    before = ns.snapshot()
+    with pytest.raises(ValueError):
+        ns.apply(2)  # refuse: not legal at a `turn` decision
+    assert ns.snapshot() == before
+    with pytest.raises(ValueError):
+        native.new_state(list(range(39)) + [0], 0, "gameweave")
+    with pytest.raises(ValueError):
+        native.new_state(st.deck, 2, "gameweave")
+    twin = ns.clone()
+    twin.apply(twin.legal_actions()[0])
+    assert ns.snapshot() == before != twin.snapshot()
+
+
+def test_issue21_without_the_native_core_the_engine_falls_back_to_python(tmp_path: Path) -> None:
+    """``GAMEWEAVE_NO_NATIVE=1`` (as on a machine where no C compiler built the core):
+    the engine plays in pure Python, the benchmark's python engine runs and its native
+    engine refuses with one line and exit status 1."""
+    env = {**os.environ, native.DISABLE_ENV: "1"}
+    code = ("from gameweave.engine import native, GameState; from gameweave.bench import run\n"
+            "assert not native.AVAILABLE and native.NativeState is None\n"
+            "st = GameState.new(seed=1)\n"
+            "while not st.is_over: st.apply(st.legal_actions()[0])\n"
+            "r = run(deals=3, reps=5, warmup=0)\n"
+            "assert r['meta']['engine'] == 'python' and r['totals']['deals'] == 15\n"
+            "try:\n    native.new_state(st.deck)\nexcept RuntimeError as e:\n    print('refused:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "refused: the native core is not available" in out.stdout
+    bench = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "playout.py"), "--engine", "native",
+                            "--deals", "2"], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert bench.returncode == 1 and "native core is not available" in bench.stderr
