@@ -136,3 +136,26 @@ def test_issue21_without_the_native_core_the_engine_falls_back_to_python(tmp_pat
     bench = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "playout.py"), "--engine", "native",
                             "--deals", "2"], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert bench.returncode == 1 and "native core is not available" in bench.stderr
+
+
+def test_issue21_the_sdist_carries_every_file_the_native_core_includes() -> None:
+    """setup.py builds the extension from the sdist: each local header that _native.c
+    includes must be in MANIFEST.in (a ``depends`` file is not packed by itself)."""
+    import re
+
+    source = (ROOT / "src" / "gameweave" / "engine" / "_native.c").read_text()
+    manifest = (ROOT / "MANIFEST.in").read_text()
+    headers = re.findall(r'#include "([^"]+)"', source)
+    assert headers and all(f"include src/gameweave/engine/{h}" in manifest for h in headers)
+
+
+@needs_native
+def test_issue21_the_benchmark_measures_both_engines_on_the_same_deals() -> None:
+    from gameweave.bench import run
+
+    py = run(deals=20, reps=5, warmup=0, rules="classic", cpu=True)
+    nat = run(deals=20, reps=5, warmup=0, rules="classic", engine="native", cpu=True)
+    assert py["totals"] == nat["totals"]  # the same deals and choices: the same transitions
+    assert nat["anchor"] == py["anchor"] + "_native" and nat["meta"]["clock"] == "cpu"
+    with pytest.raises(ValueError):
+        run(deals=1, reps=5, engine="rust")

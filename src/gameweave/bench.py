@@ -20,6 +20,7 @@ import platform
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .engine import GameState, Rules, find_profile, native, shuffled_deck
@@ -27,15 +28,17 @@ from .engine import GameState, Rules, find_profile, native, shuffled_deck
 ANCHOR_NAME = "gameweave_random_playout"
 
 
-def playout_rep(decks: list[tuple[int, ...]], seed: int, rules: Rules | str = "gameweave") -> tuple[int, int, float]:
+def playout_rep(decks: list[tuple[int, ...]], seed: int, rules: Rules | str = "gameweave",
+                clock: Callable[[], float] = time.perf_counter) -> tuple[int, int, float]:
     """Play every deck once with uniform random legal actions under profile ``rules``.
 
-    Returns ``(deals, transitions, seconds)``; seconds is wall time (perf_counter).
+    Returns ``(deals, transitions, seconds)``; seconds by ``clock`` (wall time,
+    ``perf_counter``, unless told: ``time.process_time`` for CPU time).
     """
     rng = random.Random(seed)
     choice = rng.choice
     transitions = 0
-    t0 = time.perf_counter()
+    t0 = clock()
     for i, deck in enumerate(decks):
         st = GameState.new(deck, opener=i & 1, rules=rules)
         legal = st.legal_actions
@@ -43,15 +46,16 @@ def playout_rep(decks: list[tuple[int, ...]], seed: int, rules: Rules | str = "g
         while not st.is_over:
             apply(choice(legal()))
             transitions += 1
-    return len(decks), transitions, time.perf_counter() - t0
+    return len(decks), transitions, clock() - t0
 
 
-def native_playout_rep(decks: list[tuple[int, ...]], seed: int, rules: Rules | str = "gameweave") -> tuple[int, int, float]:
+def native_playout_rep(decks: list[tuple[int, ...]], seed: int, rules: Rules | str = "gameweave",
+                       clock: Callable[[], float] = time.perf_counter) -> tuple[int, int, float]:
     """:func:`playout_rep` in the native core: the same deals, the same choices, the same
     ``(deals, transitions, seconds)``.  Raises :class:`RuntimeError` without the core."""
-    t0 = time.perf_counter()
+    t0 = clock()
     transitions = native.playouts(decks, seed, rules)
-    return len(decks), transitions, time.perf_counter() - t0
+    return len(decks), transitions, clock() - t0
 
 
 ENGINES = ("python", "native")
@@ -59,11 +63,12 @@ ENGINES = ("python", "native")
 
 
 def run(deals: int = 2000, reps: int = 7, warmup: int = 1, rules: Rules | str = "gameweave",
-        engine: str = "python") -> dict[str, Any]:
+        engine: str = "python", cpu: bool = False) -> dict[str, Any]:
     """Run the benchmark: ``warmup`` + ``reps`` repetitions of ``deals`` deals each,
     under profile ``rules`` (§V), on ``engine`` (:data:`ENGINES`).  The anchor name
     carries the profile unless it is gameweave (``gameweave_random_playout`` stays the
-    gameweave figure), then ``_native`` for the native core.
+    gameweave figure), then ``_native`` for the native core.  ``cpu`` times each
+    repetition by this process's CPU time instead of the wall clock (a shared machine).
 
     Returns the ANCHOR-format result dict (rates in deals/s and transitions/s).  Raises
     :class:`ValueError` for an unknown engine and :class:`RuntimeError` for ``native``
@@ -76,10 +81,11 @@ def run(deals: int = 2000, reps: int = 7, warmup: int = 1, rules: Rules | str = 
     if engine == "native" and not native.AVAILABLE:
         raise RuntimeError(f"the native core is not available (not built, or {native.DISABLE_ENV} is set)")
     decks = [shuffled_deck(s) for s in range(deals)]
+    clock = time.process_time if cpu else time.perf_counter
     for w in range(warmup):
-        rep(decks, -1 - w, profile)
+        rep(decks, -1 - w, profile, clock)
     gc.collect()
-    samples = [rep(decks, r, profile) for r in range(reps)]
+    samples = [rep(decks, r, profile, clock) for r in range(reps)]
     rates: dict[str, dict[str, float]] = {}
     for key, idx in (("deals_per_s", 0), ("transitions_per_s", 1)):
         vals = [s[idx] / s[2] for s in samples]
@@ -96,7 +102,7 @@ def run(deals: int = 2000, reps: int = 7, warmup: int = 1, rules: Rules | str = 
         "per_unit": {},
         "primary": "transitions_per_s",
         "meta": {"python": platform.python_version(), "deals_per_rep": deals, "rules": profile.name,
-                 "engine": engine},
+                 "engine": engine, "clock": "cpu" if cpu else "wall"},
     }
 
 
@@ -104,8 +110,9 @@ def report(result: dict[str, Any]) -> str:
     """Human-readable lines for a :func:`run` result, then the ANCHOR line."""
     r = result["rates"]
     lines = [
-        f"gameweave random playouts ({result['meta']['rules']} rules, {result['meta'].get('engine', 'python')} engine): "
-        f"{result['meta']['deals_per_rep']} deals x {result['reps']} reps, "
+        f"gameweave random playouts ({result['meta']['rules']} rules"
+        + (", native engine" if result["meta"].get("engine") == "native" else "")
+        + f"): {result['meta']['deals_per_rep']} deals x {result['reps']} reps, "
         f"Python {result['meta']['python']}, one core",
         "  transitions/s: median {median:,.0f}  (min {min:,.0f}, max {max:,.0f})".format(**r["transitions_per_s"]),
         "  deals/s:       median {median:,.0f}  (min {min:,.0f}, max {max:,.0f})".format(**r["deals_per_s"]),
