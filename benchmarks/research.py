@@ -13,6 +13,9 @@ then ``reps`` repetitions of a fixed amount of work; median, min and max of the 
   action against the ``uniform`` opponent (uniform over its legal ids; ``steps`` = agent
   steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
   the same against the gameweave ``random`` bot, which decides from a full view;
+- ``gameweave.research.vector.<profile>.step256.vs_random`` — the batched environment
+  (issue 21), 256 games against the ``random`` bot, masked uniform ids per game;
+  ``steps`` = agent steps summed over the games;
 - ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, OpenSpiel's C++ gin_rummy
   driven from Python (OpenSpiel comes with the research extra);
 - ``rlcard.gin-rummy.random_playout.env_step`` — RLCard's gin-rummy ``env.step`` loop
@@ -163,6 +166,26 @@ def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> d
 RLCARD_MISSING = "# RLCard: not installed (pip install -e '.[research,anchors]'); its column is left empty"
 
 
+def bench_vector(rules: str, num_envs: int, steps: int, reps: int, opponent: str = "random") -> dict:
+    """``ConquianVectorEnv(num_envs, rules, opponent).step`` of masked uniform ids;
+    ``steps`` counts agent steps summed over the games (per batch call: ``num_envs``)."""
+    from gameweave.research.vector import ConquianVectorEnv
+
+    env = ConquianVectorEnv(num_envs=num_envs, rules=rules, opponent=opponent)
+
+    def work(rep: int) -> dict:
+        rng = random.Random(5000 + rep)
+        _obs, info = env.reset(seed=(rep + 10) * 100_000)
+        for _ in range(steps):
+            acts = [int(row[rng.randrange(len(row))]) if len(row) else 0
+                    for row in (legal_of(m) for m in info["action_mask"])]
+            _obs, _r, _d, _t, info = env.step(acts)
+        return {"batches": steps, "steps": steps * num_envs}
+
+    return measure(f"gameweave.research.vector.{rules}.step{num_envs}.vs_{opponent}", cpu_timed(work), reps, 1,
+                   primary="steps", meta={"num_envs": num_envs, "batches_per_rep": steps, "opponent": opponent})
+
+
 def rlcard_anchor(games: int, reps: int) -> list[dict]:
     """RLCard gin-rummy ``env.step`` with uniform legal actions (the shared anchors' loop),
     in this process; ``[]`` after printing :data:`RLCARD_MISSING` when RLCard is absent."""
@@ -224,6 +247,7 @@ def main() -> None:
         results.append(bench_gym(rules, max(4, int(100 * k)), reps))
         if rules == "gameweave":
             results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random"))
+        results.append(bench_vector(rules, 256, max(4, int(20 * k)), reps))
     anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
     anchors += rlcard_anchor(rl_games, reps)
 
