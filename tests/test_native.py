@@ -159,3 +159,65 @@ def test_issue21_the_benchmark_measures_both_engines_on_the_same_deals() -> None
     assert nat["anchor"] == py["anchor"] + "_native" and nat["meta"]["clock"] == "cpu"
     with pytest.raises(ValueError):
         run(deals=1, reps=5, engine="rust")
+
+
+@needs_native
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_native_rollout_plays_the_searches_policy_action_for_action(rules: str) -> None:
+    """The searches' default playout (bots/playout.py ``rollout_action``) in C: from random
+    mid-deal states, the same number of actions and the same final state as the Python
+    policy; ``playout()`` gives the same result either way."""
+    from gameweave.bots import playout as pl
+
+    rng = random.Random(f"rollout-{rules}")
+    checked = 0
+    for d in range(120):
+        st = GameState.new(seed=d, opener=d & 1, rules=rules)
+        for _ in range(rng.randrange(60)):
+            if st.is_over:
+                break
+            st.apply(rng.choice(st.legal_actions()))
+        if st.is_over:
+            continue
+        ns = native.from_state(st)
+        assert ns.snapshot() == native.snapshot(st)
+        py = st.clone()
+        steps = 0
+        while not py.is_over and steps < 400:
+            py.apply(pl.rollout_action(py, rng))
+            steps += 1
+        assert ns.rollout(400) == steps and ns.snapshot() == native.snapshot(py)
+        seat = st.to_act
+        want = 0.5 if py.winner < 0 else float(py.winner == seat)
+        assert pl.playout(st.clone(), rng, seat) == want
+        checked += 1
+    assert checked > 60
+
+
+_SEARCH_RUN = r"""
+from gameweave.bots.search import SearchBot
+from gameweave.engine import GameState, seat_view
+out = []
+for d in range(3):
+    st = GameState.new(seed=40 + d, rules="RULES")
+    bot = SearchBot(seed=d, iterations=60)
+    while not st.is_over and len(st.history) < 30:
+        v = seat_view(st, st.to_act)
+        a = bot.choose(v) if len(v.legal) > 1 else v.legal[0]
+        out.append(a)
+        st.apply(a)
+print(out)
+"""
+
+
+@needs_native
+@pytest.mark.parametrize("rules", ["gameweave", "classic"])
+def test_issue21_search_decides_the_same_with_and_without_the_native_core(rules: str) -> None:
+    runs = []
+    for flag in ("", "1"):
+        env = {**os.environ, native.DISABLE_ENV: flag}
+        out = subprocess.run([sys.executable, "-c", _SEARCH_RUN.replace("RULES", rules)], env=env,
+                             capture_output=True, text=True, timeout=240)
+        assert out.returncode == 0, out.stderr
+        runs.append(out.stdout)
+    assert runs[0] == runs[1] and len(runs[0]) > 20

@@ -10,6 +10,8 @@
  *   NativeState(deck, opener, rearranging, force_back, cap)  one deal, R8
  *     .legal_actions() -> list[int]   .apply(action) (checked: ValueError if not legal)
  *     .snapshot() -> tuple            .clone()   .is_over   .to_act   .winner
+ *     .rollout(max_steps) -> steps     the searches' default playout policy, both seats
+ *   from_fields(...) -> NativeState   a state in the middle of a deal (native.from_state)
  *   playouts(decks, key, rearranging, force_back, cap) -> int
  *     every deck played once, deck i opened by seat i & 1, uniform legal actions drawn
  *     with CPython's own Mersenne Twister seeded as random.Random(seed) seeds it (key:
@@ -71,6 +73,68 @@ static int mt_below(MT *m, int n) {  /* random.Random._randbelow_with_getrandbit
     uint32_t r;
     do { r = mt_next(m) >> (32 - k); } while ((int)r >= n);
     return (int)r;
+}
+
+/* ------------------------------------------------------------------ the searches' playouts */
+/* bots/playout.py's rollout_action, the searches' default policy: meld when possible (the
+ * option whose result holds most cards, the first of them), else turn / refuse; throw the
+ * hand card of lowest score 3*pair + 2*adjacent + 1*gap + 6*extends-opponent, ties to the
+ * higher card.  Deterministic. */
+static M meld_cards_of(uint64_t a) {
+    if ((a & 7) == K_MELD) return a >> 3;
+    M all = 0;
+    for (uint64_t p = a >> 3; p; p >>= 8) all |= MELD_OF[(p & 0xFF) - 1];
+    return all;
+}
+
+static int rollout_meld(const GS *g, int seat, int card, Acts *tmp, uint64_t *out) {  /* 1 found, 0 none, -1 memory */
+    tmp->n = 0;
+    if (meld_options(g, seat, card, tmp) < 0) return -1;
+    if (!tmp->n) return 0;
+    uint64_t best = tmp->a[0];
+    int bn = popc(meld_cards_of(best));
+    for (int i = 1; i < tmp->n; i++) {
+        int n = popc(meld_cards_of(tmp->a[i]));
+        if (n > bn) { best = tmp->a[i]; bn = n; }
+    }
+    *out = best;
+    return 1;
+}
+
+static int rollout_choose(const GS *g, Acts *tmp, uint64_t *a) {
+    int seat = g->to_act, got;
+    switch (g->phase) {
+    case PH_THROW: {
+        M hand = g->hands[seat], oext = g->ext[1 - seat], h = hand;
+        int best = -1, bs = 99;
+        while (h) {
+            M low = h & -h;
+            h ^= low;
+            int c = low_card(low), sc = 0;
+            M adj = (c >= 4 ? BIT(c - 4) : 0) | (c + 4 < 40 ? BIT(c + 4) : 0);
+            M gap = (c >= 8 ? BIT(c - 8) : 0) | (c + 8 < 40 ? BIT(c + 8) : 0);
+            if (hand & RANK_OTHERS[c]) sc += 3;
+            if (hand & adj) sc += 2;
+            if (hand & gap) sc += 1;
+            if (oext & low) sc += 6;
+            if (sc <= bs) { bs = sc; best = c; }
+        }
+        *a = (uint64_t)best << 3 | K_THROW;
+        return 0;
+    }
+    case PH_FORCED:
+        got = rollout_meld(g, seat, g->forced, tmp, a);
+        return got < 0 ? -1 : (got ? 0 : -2);
+    case PH_TAKE:
+    case PH_TURNED:
+        got = rollout_meld(g, seat, g->card, tmp, a);
+        if (got < 0) return -1;
+        if (!got) *a = g->phase == PH_TAKE ? K_TURN : K_REFUSE;
+        return 0;
+    default:
+        *a = K_TURN;
+        return 0;
+    }
 }
 
 /* ------------------------------------------------------------------ Python objects */
@@ -172,6 +236,24 @@ static PyObject *NS_clone(NativeState *self, PyObject *unused) {
     return (PyObject *)c;
 }
 
+static PyObject *NS_rollout(NativeState *self, PyObject *arg) {
+    long max_steps = PyLong_AsLong(arg);
+    if (max_steps == -1 && PyErr_Occurred()) return NULL;
+    Acts tmp = {0, 0, 0};
+    long n = 0;
+    int err = 0;
+    while (self->g.phase != PH_OVER && n < max_steps) {
+        uint64_t a;
+        if ((err = rollout_choose(&self->g, &tmp, &a)) < 0) break;
+        apply(&self->g, a);
+        n++;
+    }
+    free(tmp.a);
+    if (err == -1) return PyErr_NoMemory();
+    if (err == -2) { PyErr_SetString(PyExc_RuntimeError, "a forced card with no meld"); return NULL; }
+    return PyLong_FromLong(n);
+}
+
 static PyObject *NS_is_over(NativeState *self, void *x) { return PyBool_FromLong(self->g.phase == PH_OVER); }
 static PyObject *NS_to_act(NativeState *self, void *x) { return PyLong_FromLong(self->g.to_act); }
 static PyObject *NS_winner(NativeState *self, void *x) { return PyLong_FromLong(self->g.winner); }
@@ -181,6 +263,9 @@ static PyMethodDef NS_methods[] = {
     {"apply", (PyCFunction)NS_apply, METH_O, "Apply a legal action int (ValueError if it is not legal now)."},
     {"snapshot", (PyCFunction)NS_snapshot, METH_NOARGS, "Every field of the state, as a tuple (for comparisons)."},
     {"clone", (PyCFunction)NS_clone, METH_NOARGS, "An independent copy."},
+    {"rollout", (PyCFunction)NS_rollout, METH_O,
+     "rollout(max_steps) -> steps: play on with the searches' default playout policy "
+     "(bots/playout.py rollout_action) for both seats until over or max_steps actions."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -248,7 +333,60 @@ static PyObject *py_playouts(PyObject *mod, PyObject *args) {
     return PyLong_FromLongLong(transitions);
 }
 
+static PyObject *py_from_fields(PyObject *mod, PyObject *args) {
+    PyObject *deck_obj, *melds_obj[2];
+    int opener, rearranging, force_back, cap;
+    unsigned long long h0, h1, dead;
+    int stock_pos, to_act, phase, card, live_from, refused, forced, status, winner;
+    Rules r;
+    if (!PyArg_ParseTuple(args, "OippiKKOOiiiiiiiKii", &deck_obj, &opener, &rearranging, &force_back, &cap, &h0, &h1,
+                          &melds_obj[0], &melds_obj[1], &stock_pos, &to_act, &phase, &card, &live_from, &refused,
+                          &forced, &dead, &status, &winner))
+        return NULL;
+    NativeState *self = PyObject_New(NativeState, &NativeStateType);
+    if (!self) return NULL;
+    GS *g = &self->g;
+    uint8_t deck[40];
+    if (opener < 0 || opener > 1 || parse_deck(deck_obj, deck) < 0 || parse_rules(rearranging, force_back, cap, &r) < 0 ||
+        stock_pos < 20 || stock_pos > 40 || phase < PH_TURN || phase > PH_CLOSED || status < 0 || status > 2) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "fields out of range");
+        Py_DECREF(self);
+        return NULL;
+    }
+    deal_new(g, deck, opener, r);
+    g->hands[0] = h0;
+    g->hands[1] = h1;
+    for (int s = 0; s < 2; s++) {
+        PyObject *fast = PySequence_Fast(melds_obj[s], "melds must be sequences of masks");
+        if (!fast) { Py_DECREF(self); return NULL; }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+        M melds[MAXM];
+        for (Py_ssize_t i = 0; i < n && i < MAXM; i++) melds[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        Py_DECREF(fast);
+        if (n > MAXM || PyErr_Occurred()) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "too many melds");
+            Py_DECREF(self);
+            return NULL;
+        }
+        set_melds(g, s, melds, (int)n);
+    }
+    g->stock_pos = stock_pos;
+    g->to_act = to_act;
+    g->phase = phase;
+    g->card = card;
+    g->live_from = live_from;
+    g->refused = refused != 0;
+    g->forced = forced;
+    g->dead = dead;
+    g->status = status;
+    g->winner = winner;
+    return (PyObject *)self;
+}
+
 static PyMethodDef module_methods[] = {
+    {"from_fields", py_from_fields, METH_VARARGS,
+     "from_fields(deck, opener, rearranging, force_back, cap, hand0, hand1, melds0, melds1, stock_pos, to_act, "
+     "phase, card, live_from, refused, forced, dead, status, winner) -> NativeState (a state in the middle of a deal)."},
     {"playouts", py_playouts, METH_VARARGS,
      "playouts(decks, key, rearranging, force_back, cap) -> transitions: every deck played once "
      "(deck i opened by seat i & 1) with uniform legal actions drawn as random.Random(seed).choice would."},

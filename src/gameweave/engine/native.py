@@ -16,7 +16,11 @@ deals of every profile; perft; the same random playouts from the same seed).
   ``winner``, ``clone()``, ``snapshot()``.
 * :func:`playouts` — random playouts in C, the same deals as
   :func:`gameweave.bench.playout_rep` plays from the same seed.
-* :func:`snapshot` — the same tuple as ``NativeState.snapshot()``, of a Python state.
+* :func:`snapshot` — the same tuple as ``NativeState.snapshot()``, of a Python state;
+  :func:`from_state` — a native copy of a Python state in the middle of a deal, whose
+  ``rollout(max_steps)`` plays on with the searches' default playout policy
+  (:func:`gameweave.bots.playout.rollout_action`), as :func:`gameweave.bots.playout.playout`
+  does when the native core is there.
 
 Standard library only (the extension is part of this package).
 """
@@ -91,6 +95,20 @@ def playouts(decks: Sequence[Sequence[int]], seed: int, rules: Rules | str = "ga
 
 
 _STATUS = ("playing", "won", "tablas")
+_STATUS_CODE = {name: i for i, name in enumerate(_STATUS)}
+
+
+def from_state(st: GameState) -> Any:
+    """A native copy of the Python state ``st`` at any point of its deal (hands, melds,
+    stock, centre, phase: every field :func:`snapshot` lists; the extension recomputes the
+    table masks, counts and extensions from the melds).  Raises :class:`RuntimeError` if
+    the native core is not available."""
+    rearranging, force_back, cap = _rules_args(st.rules)
+    return _require().from_fields(
+        st.deck, st.opener, rearranging, force_back, cap, st.hands[0], st.hands[1], st.melds[0], st.melds[1],
+        st.stock_pos, st.to_act, st.phase, st.card, st.live_from, int(st.refused), st.forced, st.dead,
+        _STATUS_CODE[st.status], st.winner,
+    )
 
 
 def snapshot(st: GameState) -> tuple[Any, ...]:
@@ -105,4 +123,4 @@ def snapshot(st: GameState) -> tuple[Any, ...]:
     )
 
 
-__all__ = ["AVAILABLE", "DISABLE_ENV", "NativeState", "new_state", "playouts", "seed_key", "snapshot"]
+__all__ = ["AVAILABLE", "DISABLE_ENV", "NativeState", "from_state", "new_state", "playouts", "seed_key", "snapshot"]
