@@ -221,3 +221,38 @@ def test_issue21_search_decides_the_same_with_and_without_the_native_core(rules:
         assert out.returncode == 0, out.stderr
         runs.append(out.stdout)
     assert runs[0] == runs[1] and len(runs[0]) > 20
+
+
+@needs_native
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_conformance_with_the_native_twin_in_every_profile(rules: str) -> None:
+    """The conformance suite (invariants, checked path, record replay) with the native
+    core playing every deal beside the Python engine, eager deals included (wins and
+    forcing chains, R15, R16, R18e, R19), compared before every action."""
+    from gameweave.engine.conformance import random_deal_check
+
+    counts = random_deal_check(21, 60, rules, native_twin=True)
+    assert counts["native"] and counts["deals"] == 60 and counts["won"] > 10 and counts["forces"] > 0
+
+
+@needs_native
+@pytest.mark.long
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_conformance_with_the_native_twin_on_a_thousand_deals(rules: str) -> None:
+    from gameweave.engine.conformance import random_deal_check
+
+    counts = random_deal_check(2026, 1000, rules, native_twin=True)
+    assert counts["deals"] == 1000 and counts["won"] + counts["tablas"] == 1000
+
+
+@needs_native
+def test_issue21_the_conformance_command_takes_native() -> None:
+    import json as _json
+
+    from typer.testing import CliRunner
+
+    from gameweave.cli import app
+
+    res = CliRunner().invoke(app, ["conformance", "--rules", "anglo-american", "--deals", "10", "--native"])
+    assert res.exit_code == 0, res.output
+    assert _json.loads(res.stdout)["native"] is True
