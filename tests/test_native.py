@@ -166,7 +166,7 @@ def test_issue21_the_benchmark_measures_both_engines_on_the_same_deals() -> None
 def test_issue21_native_rollout_plays_the_searches_policy_action_for_action(rules: str) -> None:
     """The searches' default playout (bots/playout.py ``rollout_action``) in C: from random
     mid-deal states, the same number of actions and the same final state as the Python
-    policy; ``playout()`` gives the same result either way."""
+    policy; ``playout()`` gives the same result and leaves the state as Python would."""
     from gameweave.bots import playout as pl
 
     rng = random.Random(f"rollout-{rules}")
@@ -186,10 +186,17 @@ def test_issue21_native_rollout_plays_the_searches_policy_action_for_action(rule
         while not py.is_over and steps < 400:
             py.apply(pl.rollout_action(py, rng))
             steps += 1
-        assert ns.rollout(400) == steps and ns.snapshot() == native.snapshot(py)
+        actions, actors = ns.rollout(400)
+        assert actions == py.history[len(st.history):] and actors == py.actors[len(st.history):]
+        assert len(actions) == steps and ns.snapshot() == native.snapshot(py)
         seat = st.to_act
         want = 0.5 if py.winner < 0 else float(py.winner == seat)
-        assert pl.playout(st.clone(), rng, seat) == want
+        consumed = st.clone()
+        assert pl.playout(consumed, rng, seat) == want
+        # the state is left as the Python playout leaves it (st is consumed either way)
+        assert native.snapshot(consumed) == native.snapshot(py)
+        assert consumed.history == py.history and consumed.actors == py.actors
+        assert consumed.legal_actions() == py.legal_actions()
         checked += 1
     assert checked > 60
 

@@ -139,13 +139,14 @@ def playout(st: GameState, rng: random.Random, seat: int, max_steps: int = 400,
 
     With :func:`rollout_action` and the native core available (issue 21), the playout
     runs in C on a copy of ``st`` (:func:`gameweave.engine.native.from_state`; the same
-    policy, the same actions and result, tests/test_native.py), and ``st`` is left as it
-    was."""
+    policy ported) and its end is laid back on ``st``
+    (:func:`~gameweave.engine.native.write_back`): the same actions, history, final
+    state and result as in Python (tests/test_native.py)."""
     pol = policy or rollout_action
     if pol is rollout_action and native.AVAILABLE:
         ns = native.from_state(st)
-        ns.rollout(max_steps)
-        won = ns.winner
+        native.write_back(st, ns, *ns.rollout(max_steps))
+        won = st.winner
         if won < 0:
             return 0.5
         return 1.0 if won == seat else 0.0

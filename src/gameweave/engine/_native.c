@@ -10,7 +10,7 @@
  *   NativeState(deck, opener, rearranging, force_back, cap)  one deal, R8
  *     .legal_actions() -> list[int]   .apply(action) (checked: ValueError if not legal)
  *     .snapshot() -> tuple            .clone()   .is_over   .to_act   .winner
- *     .rollout(max_steps) -> steps     the searches' default playout policy, both seats
+ *     .rollout(max_steps) -> (actions, actors)   the searches' default playout policy
  *   from_fields(...) -> NativeState   a state in the middle of a deal (native.from_state)
  *   playouts(decks, key, rearranging, force_back, cap) -> int
  *     every deck played once, deck i opened by seat i & 1, uniform legal actions drawn
@@ -239,19 +239,29 @@ static PyObject *NS_clone(NativeState *self, PyObject *unused) {
 static PyObject *NS_rollout(NativeState *self, PyObject *arg) {
     long max_steps = PyLong_AsLong(arg);
     if (max_steps == -1 && PyErr_Occurred()) return NULL;
-    Acts tmp = {0, 0, 0};
+    Acts tmp = {0, 0, 0}, played = {0, 0, 0}, actors = {0, 0, 0};
     long n = 0;
     int err = 0;
     while (self->g.phase != PH_OVER && n < max_steps) {
         uint64_t a;
         if ((err = rollout_choose(&self->g, &tmp, &a)) < 0) break;
+        if (acts_push(&played, a) < 0 || acts_push(&actors, (uint64_t)self->g.to_act) < 0) { err = -1; break; }
         apply(&self->g, a);
         n++;
     }
     free(tmp.a);
-    if (err == -1) return PyErr_NoMemory();
-    if (err == -2) { PyErr_SetString(PyExc_RuntimeError, "a forced card with no meld"); return NULL; }
-    return PyLong_FromLong(n);
+    PyObject *out = NULL;
+    if (err == -1) PyErr_NoMemory();
+    else if (err == -2) PyErr_SetString(PyExc_RuntimeError, "a forced card with no meld");
+    else {
+        PyObject *pa = acts_to_list(&played), *ps = pa ? acts_to_list(&actors) : NULL;
+        out = ps ? PyTuple_Pack(2, pa, ps) : NULL;
+        Py_XDECREF(pa);
+        Py_XDECREF(ps);
+    }
+    free(played.a);
+    free(actors.a);
+    return out;
 }
 
 static PyObject *NS_is_over(NativeState *self, void *x) { return PyBool_FromLong(self->g.phase == PH_OVER); }
@@ -264,7 +274,7 @@ static PyMethodDef NS_methods[] = {
     {"snapshot", (PyCFunction)NS_snapshot, METH_NOARGS, "Every field of the state, as a tuple (for comparisons)."},
     {"clone", (PyCFunction)NS_clone, METH_NOARGS, "An independent copy."},
     {"rollout", (PyCFunction)NS_rollout, METH_O,
-     "rollout(max_steps) -> steps: play on with the searches' default playout policy "
+     "rollout(max_steps) -> (actions, actors): play on with the searches' default playout policy "
      "(bots/playout.py rollout_action) for both seats until over or max_steps actions."},
     {NULL, NULL, 0, NULL},
 };

@@ -19,8 +19,9 @@ deals of every profile; perft; the same random playouts from the same seed).
 * :func:`snapshot` — the same tuple as ``NativeState.snapshot()``, of a Python state;
   :func:`from_state` — a native copy of a Python state in the middle of a deal, whose
   ``rollout(max_steps)`` plays on with the searches' default playout policy
-  (:func:`gameweave.bots.playout.rollout_action`), as :func:`gameweave.bots.playout.playout`
-  does when the native core is there.
+  (:func:`gameweave.bots.playout.rollout_action`) and returns the actions and who played
+  them, and :func:`write_back` lays the result on the Python state — which is how
+  :func:`gameweave.bots.playout.playout` plays when the native core is there.
 
 Standard library only (the extension is part of this package).
 """
@@ -98,6 +99,23 @@ _STATUS = ("playing", "won", "tablas")
 _STATUS_CODE = {name: i for i, name in enumerate(_STATUS)}
 
 
+def write_back(st: GameState, ns: Any, actions: Sequence[int], actors: Sequence[int]) -> None:
+    """Make the Python state ``st`` what the native state ``ns`` became after playing
+    ``actions`` (by seats ``actors``) from a copy of ``st`` (:func:`from_state`, then
+    ``ns.rollout``): every field of :func:`snapshot`, and the actions appended to
+    ``st.history`` / ``st.actors`` — as if ``st`` had applied them itself."""
+    (hands, melds, cards, counts, ext, st.stock_pos, st.to_act, st.phase, st.card, st.live_from, refused,
+     st.forced, st.dead, st.status, st.winner) = ns.snapshot()
+    st.hands = list(hands)
+    st.melds = [list(melds[0]), list(melds[1])]
+    st.table_cards = list(cards)
+    st.table_counts = list(counts)
+    st.extensions = list(ext)
+    st.refused = bool(refused)
+    st.history += actions
+    st.actors += actors
+
+
 def from_state(st: GameState) -> Any:
     """A native copy of the Python state ``st`` at any point of its deal (hands, melds,
     stock, centre, phase: every field :func:`snapshot` lists; the extension recomputes the
@@ -123,4 +141,7 @@ def snapshot(st: GameState) -> tuple[Any, ...]:
     )
 
 
-__all__ = ["AVAILABLE", "DISABLE_ENV", "NativeState", "from_state", "new_state", "playouts", "seed_key", "snapshot"]
+__all__ = [
+    "AVAILABLE", "DISABLE_ENV", "NativeState", "from_state", "new_state", "playouts", "seed_key", "snapshot",
+    "write_back",
+]
