@@ -116,6 +116,17 @@ def test_issue21_native_apply_is_checked_and_the_state_validated() -> None:
     twin = ns.clone()
     twin.apply(twin.legal_actions()[0])
     assert ns.snapshot() == before != twin.snapshot()
+    # a state the rules cannot reach is refused (the C buffers are sized for real deals)
+    good = native.from_state(st)
+    assert good.snapshot() == native.snapshot(st)
+    bogus = st.clone()
+    bogus.hands = [(1 << 40) - 1, 0]
+    with pytest.raises(ValueError):
+        native.from_state(bogus)
+    bogus = st.clone()
+    bogus.melds = [[0b111 << 4] * 5, []]
+    with pytest.raises(ValueError):
+        native.from_state(bogus)
 
 
 def test_issue21_without_the_native_core_the_engine_falls_back_to_python(tmp_path: Path) -> None:

@@ -380,6 +380,28 @@ static PyObject *py_from_fields(PyObject *mod, PyObject *args) {
         }
         set_melds(g, s, melds, (int)n);
     }
+    /* a state the rules can reach (and the fixed buffers hold): hands of at most ten,
+     * tables of at most eleven in at most four melds, every card in one place */
+    M seen = 0;
+    int bad = 0;
+    const M parts[6] = {g->hands[0], g->hands[1], g->table[0], g->table[1], dead, 0};
+    for (int i = 0; i < 5; i++) {
+        if (parts[i] & ~FULL || parts[i] & seen) bad = 1;
+        seen |= parts[i];
+    }
+    for (int s = 0; s < 2; s++) {
+        M in_melds = 0;
+        for (int i = 0; i < g->nmelds[s]; i++) {
+            if (g->melds[s][i] & in_melds || popc(g->melds[s][i]) < 3) bad = 1;
+            in_melds |= g->melds[s][i];
+        }
+        if (popc(g->hands[s]) > 10 || g->count[s] > 11 || g->nmelds[s] > 4) bad = 1;
+    }
+    if (bad || to_act < -1 || to_act > 1 || card < -1 || card > 39 || forced < -1 || forced > 39) {
+        PyErr_SetString(PyExc_ValueError, "not a state of a deal: cards out of place or out of range");
+        Py_DECREF(self);
+        return NULL;
+    }
     g->stock_pos = stock_pos;
     g->to_act = to_act;
     g->phase = phase;
