@@ -26,7 +26,7 @@ import pytest
 from gameweave.bench import playout_rep
 from gameweave.engine import PROFILE_NAMES, GameState, native, shuffled_deck
 
-needs_native = pytest.mark.skipif(not native.AVAILABLE, reason="the native core is not built (no C compiler)")
+needs_native = pytest.mark.skipif(not native.AVAILABLE, reason="the native core is not available (not built: no C compiler; or GAMEWEAVE_NO_NATIVE is set)")
 DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text(encoding="utf-8"))
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -274,3 +274,21 @@ def test_issue21_the_conformance_command_takes_native() -> None:
     res = CliRunner().invoke(app, ["conformance", "--rules", "anglo-american", "--deals", "10", "--native"])
     assert res.exit_code == 0, res.output
     assert _json.loads(res.stdout)["native"] is True
+
+
+def test_issue21_gameweave_bench_takes_the_engine() -> None:
+    """``gameweave bench --engine native`` measures the native core (exit 2 with one line
+    where it is not built); an unknown engine is a usage error (exit 2)."""
+    from typer.testing import CliRunner
+
+    from gameweave.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["bench", "--engine", "native", "--deals", "5", "--reps", "5", "--cpu", "--rules", "classic"])
+    if native.AVAILABLE:
+        assert res.exit_code == 0, res.output
+        assert "(classic rules, native engine)" in res.stdout and "gameweave_random_playout_classic_native" in res.stdout
+    else:
+        assert res.exit_code == 2 and "native core is not available" in res.output
+    bad = runner.invoke(app, ["bench", "--engine", "rust", "--deals", "1", "--reps", "5"])
+    assert bad.exit_code == 2
