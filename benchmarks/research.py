@@ -1,6 +1,6 @@
 """Random play through each research interface, beside OpenSpiel gin_rummy and RLCard gin-rummy.
 
-Measures, in one run, with the anchors' harness (``../shared/anchors/harness.py``: warm-up,
+Measures, in one run, with the repository's own harness (``benchmarks/timing.py``: warm-up,
 then ``reps`` repetitions of a fixed amount of work; median, min and max of the rates):
 
 - ``gameweave.research.openspiel.<profile>.py_loop`` — our OpenSpiel game driven from
@@ -13,10 +13,15 @@ then ``reps`` repetitions of a fixed amount of work; median, min and max of the 
   action against the ``uniform`` opponent (uniform over its legal ids; ``steps`` = agent
   steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
   the same against the gameweave ``random`` bot, which decides from a full view;
-- ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, in this process;
-- ``rlcard.gin-rummy.random_playout.env_step`` — ``bench_rlcard.py``'s ``env.step`` loop,
-  verbatim, run by the anchors' venv (``/tmp/anchors-venv``, if it exists:
-  ``bash ../shared/anchors/setup.sh``).
+- ``gameweave.research.vector.<profile>.step256.vs_random`` — the batched environment
+  (issue 21), 256 games against the ``random`` bot, masked uniform ids per game;
+  ``steps`` = agent steps summed over the games;
+- ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, OpenSpiel's C++ gin_rummy
+  driven from Python (OpenSpiel comes with the research extra);
+- ``rlcard.gin-rummy.random_playout.env_step`` — RLCard's gin-rummy ``env.step`` loop
+  (the loop of the shared anchors' ``bench_rlcard.py``), in this process, when RLCard is
+  installed (the optional extra: ``pip install -e '.[research,anchors]'``); without it
+  the benchmark says so and leaves the RLCard column empty.
 
 The two anchors run before and after ours and the ratios use the better pass of each.
 Every repetition is timed by the process's CPU time (``--wall`` for the wall clock), so
@@ -30,27 +35,22 @@ Prints ``ANCHOR {json}`` lines and a ratio table.  Run (a minute or two)::
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ANCHORS = Path(os.environ.get("ANCHORS_DIR", ROOT.parent / "shared" / "anchors"))
-ANCHORS_PY = Path(os.environ.get("ANCHORS_VENV", "/tmp/anchors-venv")) / "bin" / "python"
-sys.path.insert(0, str(ANCHORS))
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import pyspiel
-from harness import header, measure, pkg_version
+import pyspiel  # noqa: E402
+from timing import header, measure, pkg_version  # noqa: E402
 
-from gameweave.engine import PROFILE_NAMES
-from gameweave.research import gym as ggym
-from gameweave.research import openspiel as gos
-from gameweave.research import pettingzoo as gpz
+from gameweave.engine import PROFILE_NAMES  # noqa: E402
+from gameweave.research import gym as ggym  # noqa: E402
+from gameweave.research import openspiel as gos  # noqa: E402
+from gameweave.research import pettingzoo as gpz  # noqa: E402
 
 
 CPU = True
@@ -163,47 +163,57 @@ def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> d
                    meta={"games_per_rep": games, "opponent": opponent, "mask_read": MASK_READ})
 
 
-RLCARD_STEP = r"""
-import random, sys, time, warnings
-warnings.filterwarnings("ignore")
-sys.path.insert(0, sys.argv[1])
-import rlcard
-from harness import measure
-games, reps, cpu = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
-env = rlcard.make("gin-rummy", config={"seed": 1})
-def work(rep):
-    t0 = time.process_time()
-    env.seed(2000 + rep if rep >= 0 else 1)
-    rng = random.Random(4000 + rep)
-    steps = 0
-    for _ in range(games):
-        state, _pid = env.reset()
-        while not env.is_over():
-            legal = list(state["legal_actions"].keys())
-            state, _pid = env.step(legal[rng.randrange(len(legal))])
-            steps += 1
-    out = {"games": games, "steps": steps}
-    if cpu:
-        out["_t"] = time.process_time() - t0
-    return out
-measure("rlcard.gin-rummy.random_playout.env_step", work, reps, 1, primary="games", meta={"games_per_rep": games})
-"""
-"""bench_rlcard.py's ``env_step`` loop, verbatim, timed by CPU time like ours."""
+RLCARD_MISSING = "# RLCard: not installed (pip install -e '.[research,anchors]'); its column is left empty"
+
+
+def bench_vector(rules: str, num_envs: int, steps: int, reps: int, opponent: str = "random") -> dict:
+    """``ConquianVectorEnv(num_envs, rules, opponent).step`` of masked uniform ids;
+    ``steps`` counts agent steps summed over the games (per batch call: ``num_envs``)."""
+    from gameweave.research.vector import ConquianVectorEnv
+
+    env = ConquianVectorEnv(num_envs=num_envs, rules=rules, opponent=opponent)
+
+    def work(rep: int) -> dict:
+        rng = random.Random(5000 + rep)
+        _obs, info = env.reset(seed=(rep + 10) * 100_000)
+        for _ in range(steps):
+            acts = [int(row[rng.randrange(len(row))]) if len(row) else 0
+                    for row in (legal_of(m) for m in info["action_mask"])]
+            _obs, _r, _d, _t, info = env.step(acts)
+        return {"batches": steps, "steps": steps * num_envs}
+
+    return measure(f"gameweave.research.vector.{rules}.step{num_envs}.vs_{opponent}", cpu_timed(work), reps, 1,
+                   primary="steps", meta={"num_envs": num_envs, "batches_per_rep": steps, "opponent": opponent})
 
 
 def rlcard_anchor(games: int, reps: int) -> list[dict]:
-    """RLCard gin-rummy ``env.step`` (random legal actions), run by the anchors' venv."""
-    if not ANCHORS_PY.exists():
-        print(f"# RLCard: no anchors venv at {ANCHORS_PY} (bash {ANCHORS}/setup.sh); skipped")
+    """RLCard gin-rummy ``env.step`` with uniform legal actions (the shared anchors' loop),
+    in this process; ``[]`` after printing :data:`RLCARD_MISSING` when RLCard is absent."""
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import rlcard
+    except ImportError:
+        print(RLCARD_MISSING)
         return []
-    cmd = [str(ANCHORS_PY), "-c", RLCARD_STEP, str(ANCHORS), str(games), str(reps), "1" if CPU else "0"]
-    out = subprocess.run(cmd, cwd=ANCHORS, capture_output=True, text=True, check=True).stdout
-    got = []
-    for line in out.splitlines():
-        print(line)
-        if line.startswith("ANCHOR "):
-            got.append(json.loads(line[7:]))
-    return got
+    env = rlcard.make("gin-rummy", config={"seed": 1})
+
+    def work(rep: int) -> dict:
+        env.seed(2000 + rep if rep >= 0 else 1)
+        rng = random.Random(4000 + rep)
+        steps = 0
+        for _ in range(games):
+            state, _pid = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"].keys())
+                state, _pid = env.step(legal[rng.randrange(len(legal))])
+                steps += 1
+        return {"games": games, "steps": steps}
+
+    return [measure("rlcard.gin-rummy.random_playout.env_step", cpu_timed(work), reps, 1, primary="games",
+                    meta={"games_per_rep": games})]
 
 
 def main() -> None:
@@ -222,7 +232,7 @@ def main() -> None:
     k = 0.2 if args.quick else 1.0
     header("benchmarks/research.py", {
         "open_spiel": pkg_version("open_spiel"), "pettingzoo": pkg_version("pettingzoo"),
-        "gymnasium": pkg_version("gymnasium"), "numpy": pkg_version("numpy"),
+        "gymnasium": pkg_version("gymnasium"), "numpy": pkg_version("numpy"), "rlcard": pkg_version("rlcard"),
     })
     results = []
     gin_game = pyspiel.load_game("gin_rummy")
@@ -237,6 +247,7 @@ def main() -> None:
         results.append(bench_gym(rules, max(4, int(100 * k)), reps))
         if rules == "gameweave":
             results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random"))
+        results.append(bench_vector(rules, 256, max(4, int(20 * k)), reps))
     anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
     anchors += rlcard_anchor(rl_games, reps)
 
@@ -264,6 +275,8 @@ def main() -> None:
         if r["anchor"] in ("openspiel.gin_rummy.random_playout.py_loop", "rlcard.gin-rummy.random_playout.env_step"):
             med, lo, hi = rate(r)
             print(f"| {r['anchor']} | {med:,.0f} [{lo:,.0f}..{hi:,.0f}] | | |")
+    if rl is None:
+        print(RLCARD_MISSING)
     print("(ratios against the better of each anchor's two passes, before and after ours; "
           + ("CPU time" if CPU else "wall clock") + f"; mask read: {MASK_READ})")
 

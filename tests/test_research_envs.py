@@ -267,3 +267,63 @@ def test_r18_the_spectator_render_leaves_out_a_table_being_built() -> None:
         if seen >= 3:
             break
     assert seen >= 3, "no pending R18 table reached in 300 random deals"
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_gymnasium_action_masks_are_the_info_mask_at_every_step(rules: str) -> None:
+    """Issue 21: ``action_masks()`` (the maskable learners' method) gives, as booleans, the
+    ids of ``info["action_mask"]`` at every step, and none once the deal is over."""
+    env = gymnasium.make(ggym.ENV_ID, rules=rules, opponent="uniform")
+    rng = np.random.default_rng(3)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            m = env.unwrapped.action_masks()
+            assert m.dtype == bool and m.shape == (core.NUM_ACTIONS,)
+            assert np.array_equal(m, info["action_mask"].astype(bool)) and m.any()
+            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(m))))
+        assert not env.unwrapped.action_masks().any()
+
+
+def test_issue21_gymnasium_illegal_id_can_raise_instead() -> None:
+    env = ggym.ConquianEnv(rules="gameweave", opponent="uniform", illegal_action="raise")
+    _, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = env.deal.history[:]
+    with pytest.raises(ValueError):
+        env.step(illegal)
+    assert env.deal.history == before
+    with pytest.raises(ValueError):
+        ggym.ConquianEnv(illegal_action="ignore")
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_pettingzoo_illegal_id_can_end_the_episode(rules: str) -> None:
+    """Issue 21: with ``illegal_action="terminate"`` an illegal id ends the deal as
+    PettingZoo's classic environments do (-stake to the offender, 0 to the other, every
+    agent terminated); the default still raises."""
+    aec = gpz.env(rules=rules, stake=2, illegal_action="terminate")
+    aec.reset(seed=4)
+    for _ in range(7):  # a few legal steps first
+        obs = aec.observe(aec.agent_selection)
+        aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    offender = aec.agent_selection
+    other = [a for a in aec.possible_agents if a != offender][0]
+    obs, _, _, _, _ = aec.last()
+    aec.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert all(aec.terminations.values())
+    assert aec._cumulative_rewards[offender] == -2.0 and aec._cumulative_rewards[other] == 0.0
+    assert aec.infos[offender]["illegal_action"] and not aec.infos[other]["illegal_action"]
+    seen = []
+    for agent in aec.agent_iter():
+        _, reward, term, _, _ = aec.last()
+        assert term
+        seen.append((agent, reward))
+        aec.step(None)
+    assert dict(seen) == {offender: -2.0, other: 0.0}
+    strict = gpz.env(rules=rules)
+    strict.reset(seed=4)
+    obs = strict.observe(strict.agent_selection)
+    with pytest.raises(ValueError):
+        strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))

@@ -43,3 +43,21 @@ def test_research_bots_register_and_play_in_the_arena() -> None:
                                                   "--rules", "anglo-american"])
     assert "ismcts" in bot_names() and isinstance(make_bot("ismcts", seed=1), ISMCTSBot)
     assert got["summary"]["games"] == 2
+
+
+def test_issue21_the_docs_reinforce_command_is_the_examples_own_and_its_defaults() -> None:
+    """Issue 21: docs/RESEARCH.md's REINFORCE command is the one in the example's
+    docstring, and its flags are the example's defaults (so the table reproduces from
+    either), evaluating every 1,500 deals as the table's rows do."""
+    import re
+
+    docs = (EXAMPLES.parent / "docs" / "RESEARCH.md").read_text()
+    example = (EXAMPLES / "train_selfplay.py").read_text()
+    cmd = re.search(r"\.venv/bin/python examples/train_selfplay\.py[^\n]*", docs).group(0)
+    assert cmd in example
+    flags = dict(re.findall(r"--([a-z-]+) (\S+)", cmd))
+    assert flags["eval-every"] == "1500" and "| gameweave | 1,500 |" in docs
+    src = example.split("def main", 1)[1]
+    for name in ("episodes", "eval-every", "eval-games", "seed"):
+        default = re.search(rf'"--{name}", type=int, default=(\d+)', src).group(1)
+        assert flags[name] == default, name

@@ -150,3 +150,65 @@ def test_ismcts_plays_a_deal_and_mccfr_runs() -> None:
     for _ in range(10):
         solver.iteration()
     assert len(solver._infostates) > 10  # noqa: SLF001 - the solver's table of visited information states
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_history_and_move_number_survive_clone_deepcopy_and_resample(rules: str) -> None:
+    """Issue 21: after ``clone()``, ``copy.deepcopy()`` or ``resample_from_infostate()`` the
+    state keeps ``history()`` and ``move_number()`` (as Kuhn poker does); a copy played on
+    grows its own history."""
+    import copy
+
+    rng = random.Random(f"hist-{rules}")
+    game = gos.load(rules)
+    for steps in (5, 20, 45, 70):
+        st = _random_state(game, rng, steps)
+        hist = list(st.history())
+        assert len(hist) == st.move_number() > 0
+        assert hist == st.deal.history
+        assert st.history_str() == ", ".join(map(str, hist))
+        for other in (st.clone(), copy.deepcopy(st)):
+            assert other.history() == hist and other.move_number() == len(hist)
+            if not other.is_terminal():
+                outs = other.chance_outcomes()
+                a = outs[0][0] if other.is_chance_node() else other.legal_actions()[0]
+                other.apply_action(a)
+                assert other.history() == hist + [a] and other.move_number() == len(hist) + 1
+                assert st.history() == hist  # the original is untouched
+        if st.is_terminal() or st.is_chance_node():
+            continue
+        seat = st.current_player()
+        world = st.resample_from_infostate(seat, rng.random)
+        assert world.move_number() == st.move_number()
+        assert len(world.history()) == len(hist)
+        assert world.history()[20:] == hist[20:]  # the public rest is the same
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_r21_a_resampled_world_keeps_no_true_opponent_hand_in_its_history(rules: str) -> None:
+    """Issue 21, R21: a resampled world's first 20 chance outcomes are its own deal
+    (``deal.dealt``), so the opponent's true dealt cards are not in its history."""
+    rng = random.Random(f"resample-{rules}")
+    game = gos.load(rules)
+    changed = 0
+    for steps in (8, 30, 40, 55, 60):
+        for _ in range(4):
+            st = _random_state(game, rng, steps)
+            if st.is_terminal() or st.is_chance_node():
+                continue
+            seat = st.current_player()
+            world = st.resample_from_infostate(seat, rng.random)
+            wd, d = world.deal, st.deal
+            n = len(wd.dealt)
+            assert world.history()[:n] == wd.dealt
+            opp = 1 - seat
+            if d.state is not None:
+                # the opponent's dealt cards in the world's history are the world's, and the
+                # cards of its hand now (hidden) are the sampled hand, not the true one
+                hidden = wd.state.hands[opp]
+                assert set(wd.dealt_to(opp)) >= {c for c in range(40) if hidden >> c & 1}
+                changed += wd.dealt_to(opp) != d.dealt_to(opp)
+            else:
+                assert wd.dealt_to(seat) == d.dealt_to(seat)
+                changed += wd.dealt_to(opp) != d.dealt_to(opp)
+    assert changed > 0  # the sampled hands did differ from the true ones

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState
+from ..engine import PH_FORCED, PH_TAKE, PH_THROW, PH_TURNED, GameState, native
 from ..engine.actions import REFUSE, TURN, meld_cards, refuse_action, throw_action
 from ..engine.cards import RANK_OTHERS as _SAME
 
@@ -135,8 +135,21 @@ def playout(st: GameState, rng: random.Random, seat: int, max_steps: int = 400,
             policy: Policy | None = None) -> float:
     """Play simulation state ``st`` to its end (at most ``max_steps`` actions) with
     ``policy`` (default :func:`rollout_action`) for both seats; returns the result for
-    ``seat``: 1 win, 0.5 tablas (R17) or unfinished, 0 loss.  ``st`` is consumed."""
+    ``seat``: 1 win, 0.5 tablas (R17) or unfinished, 0 loss.  ``st`` is consumed.
+
+    With :func:`rollout_action` and the native core available (issue 21), the playout
+    runs in C on a copy of ``st`` (:func:`gameweave.engine.native.from_state`; the same
+    policy ported) and its end is laid back on ``st``
+    (:func:`~gameweave.engine.native.write_back`): the same actions, history, final
+    state and result as in Python (tests/test_native.py)."""
     pol = policy or rollout_action
+    if pol is rollout_action and native.AVAILABLE:
+        ns = native.from_state(st)
+        native.write_back(st, ns, *ns.rollout(max_steps))
+        won = st.winner
+        if won < 0:
+            return 0.5
+        return 1.0 if won == seat else 0.0
     apply = st.apply
     n = 0
     while not st.is_over and n < max_steps:

@@ -22,6 +22,7 @@ from .actions import REFUSE, format_action, is_forcing, is_meld, parse_action
 from .cards import CARD_NAMES, FULL_MASK, format_cards, lowest_bit, mask_of, parse_cards
 from .deck import deck_of
 from .melds import MeldTable, meld_table
+from . import native
 from .record import GameRecord, snapshot
 from .rules import GAMEWEAVE, Rules, find_profile
 from .state import (
@@ -259,6 +260,7 @@ def play_random_deal(
     checked_every: int = 3,
     eager: float = 0.0,
     rules: Rules | str = GAMEWEAVE,
+    native_twin: bool = False,
 ) -> GameState:
     """Play one deal with random legal actions from ``rng`` to the end.
 
@@ -271,14 +273,25 @@ def play_random_deal(
     finished state.  Raises :class:`AssertionError` if anything breaks, including a deal
     longer than :data:`MAX_ACTIONS_PER_DEAL`.  ``rules`` is the profile of a new deal
     when ``state`` is None.
+
+    With ``native_twin`` (issue 21) the native core plays the same deal beside it
+    (:func:`gameweave.engine.native.from_state`), and before every action and at the end
+    its legal actions (same order) and every field of its state must equal the Python
+    engine's; raises :class:`RuntimeError` if the native core is not available.
     """
     if state is None:
         state = GameState.new(seed=rng.randrange(1 << 32), opener=rng.randrange(2), rules=rules)
+    twin = native.from_state(state) if native_twin else None
     n = 0
     while not state.is_over:
         if check:
             check_invariants(state, views=(n % 4 == 0))
-        a = choose_action(rng, state.legal_actions(), eager)
+        legal = state.legal_actions()
+        if twin is not None:
+            _same_as_native(state, twin, legal)
+        a = choose_action(rng, legal, eager)
+        if twin is not None:
+            twin.apply(a)
         if check and n % checked_every == 0:
             text = format_action(a)
             if parse_action(text, state.rules) != a:
@@ -291,7 +304,18 @@ def play_random_deal(
             _fail(state, "the deal does not end")
     if check:
         check_invariants(state)
+    if twin is not None:
+        _same_as_native(state, twin, [])
     return state
+
+
+def _same_as_native(state: GameState, twin: Any, legal: list[int]) -> None:
+    """Fail unless the native twin has the same legal actions, in order, and the same
+    fields as ``state`` (issue 21: the native core is the Python engine compiled)."""
+    if twin.legal_actions() != legal:
+        _fail(state, "native core: other legal actions than the Python engine")
+    if twin.snapshot() != native.snapshot(state):
+        _fail(state, "native core: another state than the Python engine")
 
 
 def perft(state: GameState, depth: int) -> int:
@@ -310,21 +334,24 @@ def perft(state: GameState, depth: int) -> int:
     return total
 
 
-def random_deal_check(seed: int | str, n_deals: int, rules: Rules | str = GAMEWEAVE) -> dict[str, Any]:
+def random_deal_check(seed: int | str, n_deals: int, rules: Rules | str = GAMEWEAVE,
+                      native_twin: bool = False) -> dict[str, Any]:
     """Play ``n_deals`` random deals (deterministic from ``seed``), checking invariants
     at each step (:func:`check_invariants`), that each deal ends, and that its record
     replays to the identical state (§VII).
 
     Deals are of profile ``rules`` (§V).  Every other deal is played eagerly (see :func:`play_random_deal`) so that wins and
     forcing chains are exercised as well as tablas.  Returns counts: ``{"deals",
-    "actions", "won", "tablas", "forces", "max_actions"}``.  Raises
-    :class:`AssertionError` on the first violation.
+    "actions", "won", "tablas", "forces", "max_actions"}`` (and ``"native": True`` when
+    ``native_twin``: every deal also played and compared step by step on the native
+    core, see :func:`play_random_deal`).  Raises :class:`AssertionError` on the first
+    violation, :class:`RuntimeError` for ``native_twin`` without the native core.
     """
     rules = find_profile(rules)
     rng = random.Random(seed)
     out = {"deals": 0, "actions": 0, "won": 0, "tablas": 0, "forces": 0, "max_actions": 0}
     for i in range(n_deals):
-        st = play_random_deal(rng, eager=0.9 if i % 2 else 0.0, rules=rules)
+        st = play_random_deal(rng, eager=0.9 if i % 2 else 0.0, rules=rules, native_twin=native_twin)
         rec = GameRecord.from_state(st)
         again = GameRecord.from_json(rec.to_json()).replay()
         if not same_state(st, again):
@@ -334,4 +361,6 @@ def random_deal_check(seed: int | str, n_deals: int, rules: Rules | str = GAMEWE
         out["max_actions"] = max(out["max_actions"], len(st.history))
         out["won" if st.status == WON else "tablas"] += 1
         out["forces"] += sum(1 for a in st.history if is_forcing(a))
+    if native_twin:
+        out["native"] = True
     return out

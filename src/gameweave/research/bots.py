@@ -14,6 +14,8 @@ to :data:`gameweave.bots.BOTS`.
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
@@ -28,7 +30,9 @@ class ISMCTSBot(Bot):
     """``ismcts``: OpenSpiel's information-set MCTS with random-rollout leaf values.
 
     Args:
-        seed: reproducibility (a decision is a function of seed and view).
+        seed: reproducibility: a decision is a function of seed and view, every
+            simulation included (the worlds IS-MCTS resamples are drawn from a generator
+            seeded by them; issue 21).
         simulations: IS-MCTS simulations per id decided (default 100).
         uct_c: the UCT exploration constant (default 2.0).
         rollouts: random rollouts per leaf (default 1).
@@ -53,6 +57,11 @@ class ISMCTSBot(Bot):
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=np_rng)
         bot = ismcts.ISMCTSBot(game, evaluator, uct_c=self.uct_c, max_simulations=self.simulations,
                                random_state=np_rng)
+        # OpenSpiel's default resampler draws from an unseeded pyspiel sampler; resample
+        # from this decision's generator instead, so that a seed reproduces every
+        # simulation (issue 21: same seed and view, same decision).
+        world_rng = random.Random(rng.getrandbits(64))
+        bot.set_resampler(lambda st, player: st.resample_from_infostate(player, world_rng.random))
         before = len(deal.state.history)
         while True:
             state.apply_action(bot.step(state))

@@ -399,8 +399,10 @@ class Deal:
         and pending step for ``seat``, the opponent's hand drawn uniformly from the cards
         ``seat`` has not seen that the public history allows (R12 set-of-three proof:
         :func:`~gameweave.bots.determinize.impossible_cards`), built by the engine (:func:`~gameweave.engine.state_from_view`).
-        The stock order is left to chance.  Raises :class:`RuntimeError` if no consistent
-        world is found in ``tries`` draws."""
+        The stock order is left to chance.  The new deal's :attr:`history` is its own:
+        its first 20 outcomes are its :attr:`dealt` cards (the sampled opponent hand, never
+        the true one), then this deal's later ids (public: actions and turned cards).
+        Raises :class:`RuntimeError` if no consistent world is found in ``tries`` draws."""
         if self.state is None:
             d = self.clone()
             mine = set(self.dealt_to(seat))
@@ -409,12 +411,15 @@ class Deal:
             it = iter(pool)
             first = 0 if seat == self.opener else 1
             d.dealt = [c if (i & 1) == first else next(it) for i, c in enumerate(self.dealt)]
+            d.history = d.dealt[:]  # while dealing, the history is the deal (issue 21: never the true cards)
             d._changed()
             return d
         view = self.view(seat)
         assert view is not None
         d = Deal.from_view(view, rng, self.stake, tries)
-        d.history = self.history[:]
+        # The sampled world's own deal, then the public rest (issue 21: the true opponent
+        # hand must not stay in the first 20 chance outcomes; the turned cards are public).
+        d.history = d.dealt + self.history[20:]
         d.turning = self.turning
         d.pending_table = self.pending_table
         # a force's targets are the opponent's melds (public); the engine actions are the same

@@ -7,8 +7,11 @@ which imports it).  The agent plays seat ``seat`` (index 0 or 1) against
 agent's information-state tensor (float32, :data:`~gameweave.research.observer.INFO_SIZE`);
 action space ``Discrete(NUM_ACTIONS)``; ``info["action_mask"]`` (int8) marks the legal ids.
 Reward at the end: ``+stake`` won, ``-stake`` lost, 0 tablas.  An illegal id ends the
-episode as a loss (``info["illegal_action"]``), so that unmasked samplers still get a
-well-defined episode.
+episode as a loss (``info["illegal_action"]``; ``illegal_action="lose"``, the default),
+so that unmasked samplers still get a well-defined episode, or raises
+:class:`ValueError` (``illegal_action="raise"``).  :meth:`ConquianEnv.action_masks` gives
+the legal ids as booleans (the method that maskable learners such as sb3-contrib's
+``MaskablePPO`` call).
 """
 
 from __future__ import annotations
@@ -40,16 +43,22 @@ class ConquianEnv(gymnasium.Env):
         rules: a profile name (§V); ``opponent`` a bot name (``random``, ``greedy``,
             ``search``, ...) or ``"uniform"`` (:data:`UNIFORM`); ``seat`` the agent's seat index; ``opener`` who opens (R9);
             ``stake`` (R20); ``render_mode`` ``"ansi"``, ``"human"`` or None;
-            ``opponent_options`` keyword options for the bot.
+            ``opponent_options`` keyword options for the bot; ``illegal_action`` ``"lose"``
+            (an illegal id ends the episode, reward ``-stake``) or ``"raise"``.
+    Raises:
+        ValueError: an unknown ``render_mode``, ``seat``, ``opponent`` or ``illegal_action``.
     """
 
     metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, rules: str = "gameweave", opponent: str = "greedy", seat: int = 0,
                  opener: int = 0, stake: int = 1, render_mode: str | None = None,
-                 opponent_options: dict[str, Any] | None = None):
+                 opponent_options: dict[str, Any] | None = None, illegal_action: str = "lose"):
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        self.illegal_action = illegal_action
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, not {seat!r}")
         self.rules = find_profile(rules).name
@@ -142,6 +151,8 @@ class ConquianEnv(gymnasium.Env):
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)
         if a not in deal.legal_actions() or deal.current_player() != self.seat:
+            if self.illegal_action == "raise":
+                raise ValueError(f"action id {a} is not legal now")
             return self._obs(), -float(self.stake), True, False, self._info(illegal_action=True)
         deal.apply(a)
         self._opponent_plays()
@@ -151,6 +162,14 @@ class ConquianEnv(gymnasium.Env):
             self.render()
         extra = {"status": deal.state.status} if done and deal.state is not None else {}
         return self._obs(), reward, done, False, self._info(**extra)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal ids now, as a bool array of shape ``(NUM_ACTIONS,)`` (473): the same
+        ids as ``info["action_mask"]``; all False once the deal is over."""
+        mask = np.zeros(ids.NUM_ACTIONS, dtype=bool)
+        if self.deal.current_player() == self.seat:
+            mask[self.deal.legal_actions()] = True
+        return mask
 
     def render(self) -> str | None:
         text = strings.render(self.deal, self.seat)

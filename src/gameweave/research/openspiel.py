@@ -139,6 +139,23 @@ class ConquianState(pyspiel.State):
     def clone(self) -> ConquianState:
         return ConquianState(self.get_game(), self.deal.clone())
 
+    # The history as the deal keeps it (issue 21).  pyspiel's own list lives in C++ and
+    # starts empty in every new Python state, so a clone, a deep copy or a resampled
+    # world would report ``history() == []`` and ``move_number() == 0``; the deal holds
+    # every applied id (chance outcomes included, the same list for a state played
+    # from the start), and copies it with itself.
+    def history(self) -> list[int]:
+        """Every applied id, chance outcomes included (card ints 0..39), in order."""
+        return list(self.deal.history)
+
+    def move_number(self) -> int:
+        """How many ids have been applied (chance included): ``len(history())``."""
+        return len(self.deal.history)
+
+    def history_str(self) -> str:
+        """``history()`` as OpenSpiel writes it (``"8, 37, 4"``)."""
+        return ", ".join(map(str, self.deal.history))
+
     def __deepcopy__(self, memo) -> ConquianState:
         return self.clone()
 

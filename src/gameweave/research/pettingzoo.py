@@ -7,7 +7,11 @@ docs/RESEARCH.md) and ``action_mask`` (int8 of
 The action space is a fixed ``Discrete(NUM_ACTIONS)``.  Chance (the deal, each card
 turned from the stock) is drawn by the environment from its own generator, seeded by
 ``reset(seed=...)``.  Rewards: ``±stake`` to the winner/loser at the end, 0 for tablas.
-An observation is built from the seat's view only (R21).
+An observation is built from the seat's view only (R21).  An illegal id raises
+:class:`ValueError` (``illegal_action="raise"``, the default) or, with
+``illegal_action="terminate"``, ends the deal as PettingZoo's classic environments do
+(their ``TerminateIllegalWrapper``): the offender gets ``-stake``, the other seat 0,
+every agent is terminated and the offender's info says ``illegal_action: True``.
 """
 
 from __future__ import annotations
@@ -46,14 +50,22 @@ class ConquianAEC(AECEnv):
     Args:
         rules: a profile name (§V). ``opener``: seat index that opens (R9).
         stake: what a won deal is worth (R20). ``render_mode``: ``"ansi"``, ``"human"`` or None.
+        illegal_action: ``"raise"`` (:class:`ValueError`, the deal unchanged) or
+            ``"terminate"`` (the deal ends: ``-stake`` to the offender, 0 to the other).
+    Raises:
+        ValueError: an unknown ``render_mode`` or ``illegal_action``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}
 
-    def __init__(self, rules: str = "gameweave", render_mode: str | None = None, opener: int = 0, stake: int = 1):
+    def __init__(self, rules: str = "gameweave", render_mode: str | None = None, opener: int = 0, stake: int = 1,
+                 illegal_action: str = "raise"):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action must be 'raise' or 'terminate', not {illegal_action!r}")
+        self.illegal_action = illegal_action
         self.rules = find_profile(rules).name
         self.opener = opener
         self.stake = stake
@@ -109,6 +121,9 @@ class ConquianAEC(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         deal = self.deal
+        if self.illegal_action == "terminate" and int(action) not in deal.legal_actions():
+            self._end_illegal(agent)
+            return
         deal.apply(int(action))  # ValueError for an illegal id
         deal.play_chance(self._rng)
         if deal.is_terminal():
@@ -124,6 +139,16 @@ class ConquianAEC(AECEnv):
             self.agent_selection = AGENTS[deal.current_player()]
         if self.render_mode == "human":
             self.render()
+
+    def _end_illegal(self, agent: str) -> None:
+        """End the deal on ``agent``'s illegal id (``illegal_action="terminate"``):
+        ``-stake`` to it, 0 to the other, every agent terminated."""
+        self._clear_rewards()
+        self.rewards[agent] = -float(self.stake)
+        for a in AGENTS:
+            self.terminations[a] = True
+        self.infos = {a: {"illegal_action": a == agent} for a in AGENTS}
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         text = strings.render(self.deal)
