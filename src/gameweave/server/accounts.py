@@ -210,6 +210,13 @@ class Accounts:
                 good.append(SeatLink(s.match_id, s.seat, s.token))
         return int(await self._run(self.store.link_seats, row.id, good)) if good else 0
 
+    async def link_seat(self, row: AccountRow, match_id: str, seat: int, token: str) -> bool:
+        """Join one seat (1 or 2) of a match, with its token, to the account (a seat it
+        just took at an open table or from the queue: already checked); False if
+        another account holds it.  A minimal version for issue 20's open tables until
+        the seats-follow work (i20-seats) lands with its own; only ``row.id`` is read."""
+        return int(await self._run(self.store.link_seats, row.id, [SeatLink(match_id, seat, token)])) == 1
+
     async def seats(self, row: AccountRow) -> list[SeatLink]:
         """The seats the account holds."""
         return list(await self._run(self.store.seats, row.id))

@@ -36,7 +36,9 @@ from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
 from .middleware import LimitMiddleware
-from .routes import account, advice, lobby, matches, ops, pages, tutorial
+from .lobby import Lobby
+from .lobbyws import serve_lobby
+from .routes import account, advice, lobby, matches, open as open_tables, ops, pages, tutorial
 from .routes.pages import WEB_DIR
 from .settings import Settings
 from .ws import serve_socket
@@ -91,6 +93,7 @@ def create_app(
     *,
     store: Store | None = None,
     settings: Settings | None = None,
+    rating_of: Callable[[int, str], Any] | None = None,
     **overrides: Any,
 ) -> FastAPI:
     """The table server as an ASGI app.
@@ -109,6 +112,10 @@ def create_app(
             (``GAMEWEAVE_*``), the arguments above and ``overrides`` (any other field of
             :class:`Settings`: ``redis_url``, ``redis_prefix``, ``node_id``,
             ``http_burst``, ``ws_rate``, ``hello_timeout``, ``idle_evict_s`` …).
+        rating_of: ``rating_of(account_id, rules) -> float`` (a coroutine function or a
+            plain one, run on a database thread): the ratings the quick-match queue
+            pairs by and the open tables show (default 1500 for everyone until the
+            ratings store is merged; :mod:`~gameweave.server.lobby`).
 
     The database is opened (and migrated, under a lock on PostgreSQL so that nodes may
     start together) at once; Redis is connected at start-up.  ``app.state.hub`` holds the
@@ -128,11 +135,15 @@ def create_app(
     hub.metrics = metrics
 
     accounts = build_accounts(settings, store, hub)
+    meet = Lobby(hub, accounts, rating_of)
+    hub.sync.lobby = meet.feed.on_event
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # Redis first; then bot matches left mid-move continue
         await hub.start()
+        await meet.start()
         yield
+        meet.close()
         await hub.close()
         accounts.close()
 
@@ -145,13 +156,20 @@ def create_app(
         redoc_url=None,
     )
     app.state.hub, app.state.settings, app.state.metrics, app.state.accounts = hub, settings, metrics, accounts
+    app.state.lobby = meet
     app.state.database = store.description
     app.state.test_decks = deck_source if isinstance(deck_source, TestDecks) else None
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    for routes in (lobby, matches, advice, tutorial, account, ops, pages):
+    for routes in (lobby, matches, advice, tutorial, account, open_tables, ops, pages):
         app.include_router(routes.router)
+
+    @app.websocket("/ws/lobby")
+    async def lobby_feed(ws: WebSocket) -> None:
+        """The lobby feed: open tables and queue news (PROTOCOL §3.16)."""
+        await ws.accept()
+        await serve_lobby(meet, ws)
 
     @app.websocket("/ws/{match_id}")
     async def play(ws: WebSocket, match_id: str) -> None:

@@ -50,6 +50,8 @@ class Sync:
                  after: Callable[[MatchRoom], None], valid: Callable[[Any], bool]):
         self.db, self.bus, self.rooms, self.forget, self.after, self.valid = db, bus, rooms, forget, after, valid
         self.metrics: Any = None
+        self.lobby: Callable[[dict[str, Any]], Any] | None = None
+        """``await lobby(event)``: the lobby feed's handler of ``lobby`` events (issue 20)."""
         self._loading: dict[str, int] = {}
 
     # ------------------------------------------------------------------ publishing
@@ -184,6 +186,10 @@ class Sync:
         if kind == "resync":
             if not own:
                 await self.resync()
+            return
+        if kind == "lobby":  # open tables and the queue: not a match's event (no seq)
+            if self.lobby is not None:
+                await self.lobby(event)
             return
         if not self.valid(match_id):
             return
