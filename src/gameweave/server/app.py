@@ -112,10 +112,8 @@ def create_app(
             (``GAMEWEAVE_*``), the arguments above and ``overrides`` (any other field of
             :class:`Settings`: ``redis_url``, ``redis_prefix``, ``node_id``,
             ``http_burst``, ``ws_rate``, ``hello_timeout``, ``idle_evict_s`` …).
-        rating_of: ``rating_of(account_id, rules) -> float`` (a coroutine function or a
-            plain one, run on a database thread): the ratings the quick-match queue
-            pairs by and the open tables show (default 1500 for everyone until the
-            ratings store is merged; :mod:`~gameweave.server.lobby`).
+        rating_of: ``(account_id, rules) -> float``, the ratings the queue pairs by
+            (:mod:`~gameweave.server.lobby`; default 1500 for everyone).
 
     The database is opened (and migrated, under a lock on PostgreSQL so that nodes may
     start together) at once; Redis is connected at start-up.  ``app.state.hub`` holds the
@@ -135,8 +133,7 @@ def create_app(
     hub.metrics = metrics
 
     accounts = build_accounts(settings, store, hub)
-    meet = Lobby(hub, accounts, rating_of)
-    hub.sync.lobby = meet.feed.on_event
+    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # Redis first; then bot matches left mid-move continue
@@ -165,6 +162,14 @@ def create_app(
     for routes in (lobby, matches, advice, tutorial, account, open_tables, ops, pages):
         app.include_router(routes.router)
 
+    _add_sockets(app, hub, meet, settings)
+    pages.mount_static(app)
+    return app
+
+
+def _add_sockets(app: FastAPI, hub: Hub, meet: Lobby, settings: Settings) -> None:
+    """The WebSockets: the lobby feed first (``/ws/lobby`` is no match id), then play."""
+
     @app.websocket("/ws/lobby")
     async def lobby_feed(ws: WebSocket) -> None:
         """The lobby feed: open tables and queue news (PROTOCOL §3.16)."""
@@ -176,9 +181,6 @@ def create_app(
         """One seat's play socket (PROTOCOL §4)."""
         await ws.accept()
         await serve_socket(hub, ws, match_id, settings)
-
-    pages.mount_static(app)
-    return app
 
 
 __all__ = ["HTTP_STATUS", "WEB_DIR", "create_app"]
