@@ -33,7 +33,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from ..engine import OptionError
+from ..engine import OptionError, find_profile
 from ..storage.accounts import AccountRow
 from ..storage.lobby import LobbyStore, OpenRow, QueueRow
 from ..tables import Table, TableError, check_name, check_new_match, hash_token, new_token
@@ -263,6 +263,7 @@ class Lobby:
         name = check_name(name) or (account.username if account is not None else None)
         try:
             check_new_match(rules)
+            rules = find_profile(rules).name  # one name per profile (pagat is anglo-american)
         except (OptionError, ValueError, KeyError) as exc:
             raise TableError("bad_option", str(exc), params={"detail": str(exc)}) from None
         if clock not in (None, 60, 30):
