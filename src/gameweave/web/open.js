@@ -62,9 +62,9 @@ export function meetPanel({ choices, go }) {
   const tables = new Map();
   let signedIn = false;
   const list = h("ul", { class: "open-list", "data-testid": "open-tables", "aria-live": "polite" });
-  const notice = h("p", { class: "notice small", role: "status", "data-testid": "open-notice", hidden: true });
+  const notice = h("p", { class: "open-notice small", role: "status", "data-testid": "open-notice", hidden: true });
   const rated = h("input", { type: "checkbox", id: "rated-toggle", "data-testid": "rated-toggle" });
-  rated.checked = localStorage.getItem(RATED_KEY) !== "0";
+  rated.checked = false;  // a guest plays casual; signed in, the last choice (default on)
   rated.addEventListener("change", () => localStorage.setItem(RATED_KEY, rated.checked ? "1" : "0"));
   const ratedNote = h("span", { class: "muted small" });
   const isRated = () => signedIn && rated.checked;
@@ -149,6 +149,7 @@ export function meetPanel({ choices, go }) {
   api("GET", "/api/account").then((a) => {
     signedIn = !!a.signed_in;
     rated.disabled = !signedIn;
+    rated.checked = signedIn && localStorage.getItem(RATED_KEY) !== "0";
     ratedNote.replaceChildren(signedIn ? "" : h("a", { href: "/account", "data-nav": "" }, t("page.open.sign_in_for_rated")));
   }).catch(() => {});
   rated.disabled = true;

@@ -9,7 +9,12 @@ import { h, toast } from "./ui.js";
 
 const TICKET_KEY = "gameweave.queue";
 const PING_MS = 5000;
-const OFFER_BOT_S = 60;
+/** Seconds alone before the computer is offered (localStorage gameweave.queue_offer_s
+ * may shorten it, for the tests). */
+function offerAfter() {
+  const v = Number(localStorage.getItem("gameweave.queue_offer_s"));
+  return Number.isFinite(v) && v > 0 ? v : 60;
+}
 
 function stored() {
   try { return JSON.parse(sessionStorage.getItem(TICKET_KEY) || "null"); } catch { return null; }
@@ -32,24 +37,36 @@ export function queueBox({ choices, go, rated, send }) {
   const line = h("p", { class: "queue-line", "data-testid": "queue-status", role: "status" });
   const cancelBtn = h("button", { type: "button", class: "btn small", "data-testid": "cancel-queue", onclick: () => cancel() }, t("page.queue.cancel"));
   const botBtn = h("button", { type: "button", class: "btn small primary", "data-testid": "queue-bot", hidden: true, onclick: () => playBot() }, t("page.queue.play_bot"));
-  const el = h("div", { class: "queue-box", hidden: true }, line, h("div", { class: "queue-buttons" }, cancelBtn, botBtn));
+  const lonelyLine = h("p", { class: "muted small queue-lonely", hidden: true }, t("page.queue.lonely"));
+  const el = h("div", { class: "queue-box", hidden: true }, line, lonelyLine, h("div", { class: "queue-buttons" }, cancelBtn, botBtn));
+
+  let last = null;  // the last waiting frame and when it came: the seconds run on between frames
+  let tick = null;
+
+  function draw() {
+    if (!last) return;
+    const waited = Math.round((last.f.waited_s || 0) + (Date.now() - last.at) / 1000);
+    // the window as the server widens it: ±100, +10 a second, up to ±400
+    const win = Math.min(400, Math.max(last.f.window || 100, 100 + 10 * waited));
+    const lonely = waited >= offerAfter();
+    line.textContent = last.f.rated ? t("page.queue.waiting_rated", { s: waited, window: win }) : t("page.queue.waiting", { s: waited });
+    botBtn.hidden = lonelyLine.hidden = !lonely;
+  }
 
   function show(f) {
     el.hidden = false;
-    const waited = Math.round(f.waited_s || 0);
-    line.textContent = f.rated
-      ? t("page.queue.waiting_rated", { s: waited, window: f.window })
-      : t("page.queue.waiting", { s: waited });
-    const lonely = waited >= OFFER_BOT_S;
-    botBtn.hidden = !lonely;
-    if (lonely) line.textContent += " " + t("page.queue.lonely");
+    last = { f, at: Date.now() };
+    draw();
+    if (!tick) tick = setInterval(draw, 1000);
   }
 
   function stop() {
     entry = null;
+    last = null;
     store(null);
     clearInterval(ping);
-    ping = null;
+    clearInterval(tick);
+    ping = tick = null;
     el.hidden = true;
   }
 
@@ -119,5 +136,5 @@ export function queueBox({ choices, go, rated, send }) {
     }
   }
 
-  return { el, start, resume: follow, frame, close() { clearInterval(ping); } };
+  return { el, start, resume: follow, frame, close() { clearInterval(ping); clearInterval(tick); } };
 }
