@@ -16,8 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from nodes import Node
-from test_server_nodes import Seat, assert_in_order, cluster, fresh_pg, play_steps  # noqa: F401 (fixtures)
+from nodes import Cluster, Node
+from pg import fresh_database
+from test_server_nodes import Seat, assert_in_order, play_steps
 
 PG_ENV, REDIS_ENV = "GAMEWEAVE_TEST_DATABASE_URL", "GAMEWEAVE_TEST_REDIS_URL"
 pytestmark = [
@@ -28,6 +29,16 @@ pytestmark = [
 
 FEED_WAIT = 1.0
 """An open table must reach every node's lobby feed within this many seconds."""
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """Factory ``cluster(n)`` -> n ready nodes on a fresh PostgreSQL database and one
+    Redis prefix (:class:`nodes.Cluster`, as in test_server_nodes.py)."""
+    with fresh_database(os.environ[PG_ENV], "gw_lobby") as url:
+        c = Cluster(tmp_path, url, os.environ[REDIS_ENV])
+        yield c.start
+        c.close()
 
 
 def _origin(node: Node) -> dict:
@@ -114,22 +125,24 @@ def test_many_races_for_open_seats_on_two_nodes_each_seat_goes_once(cluster):
     for _ in range(6):
         mid = httpx.post(a.url + "/api/open-tables", json={}, headers=_origin(a)).json()["match_id"]
         with ThreadPoolExecutor(4) as pool:
-            got = list(pool.map(lambda n: httpx.post(f"{n.url}/api/open-tables/{mid}/sit", json={}, headers=_origin(n)),
-                                (a, b, a, b)))
+            got = list(pool.map(lambda n, m=mid: httpx.post(f"{n.url}/api/open-tables/{m}/sit", json={},
+                                                             headers=_origin(n)), (a, b, a, b)))
         assert sorted(g.status_code for g in got) == [200, 409, 409, 409], [g.text for g in got]
         assert all(g.json()["error"]["code"] == "seat_taken" for g in got if g.status_code == 409)
 
 
 def test_quick_match_pairs_two_nodes_at_once_and_the_queue_outlives_a_killed_node(cluster):
     a, b, c = cluster(3)
+    ana, bea = _sign_up(a, "ana"), _sign_up(b, "bea")
 
     async def scenario():
         feed_a = await _lobby_feed(a)
-        qa = httpx.post(a.url + "/api/queue", json={"clock": 30, "name": "Ana"}, headers=_origin(a)).json()
+        qa = ana.post("/api/queue", json={"clock": 30}).json()
+        assert qa["rated"] is True
         await feed_a.send(json.dumps({"type": "follow", "ticket": qa["ticket"]}))
         assert (await _next(feed_a, "queue", 2))["status"] == "waiting"
         asked = time.monotonic()
-        qb = httpx.post(b.url + "/api/queue", json={"clock": 30, "name": "Bea"}, headers=_origin(b)).json()
+        qb = bea.post("/api/queue", json={"clock": 30}).json()
         told = await _next(feed_a, "queue", 3)
         assert told["status"] == "paired" and time.monotonic() - asked < 2.0
         await feed_a.close()
@@ -137,7 +150,10 @@ def test_quick_match_pairs_two_nodes_at_once_and_the_queue_outlives_a_killed_nod
         assert sb["status"] == "paired" and sb["match_id"] == told["match_id"]
         tokens = {told["seat"]: told["token"], sb["seat"]: sb["token"]}
         nodes = {told["seat"]: a, sb["seat"]: b}
-        await _play_a_deal(nodes[1], nodes[2], told["match_id"], tokens[1], tokens[2], seed=9)
+        final = await _play_a_deal(nodes[1], nodes[2], told["match_id"], tokens[1], tokens[2], seed=9)
+        assert final["match"]["rated"] is True  # two accounts who left rated on
+        for who, entry in ((ana, told), (bea, sb)):
+            assert {"match_id": entry["match_id"], "seat": entry["seat"]} in who.get("/api/account").json()["seats"]
 
         # a player waits on node c; c is killed; the other node pairs them
         qc = httpx.post(c.url + "/api/queue", json={"rules": "pagat"}, headers=_origin(c)).json()

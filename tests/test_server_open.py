@@ -13,10 +13,12 @@ from types import SimpleNamespace
 import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from gameweave.accounts import Passwords, username_key
 from gameweave.server import create_app
 from gameweave.server import lobby as lobby_mod
+from gameweave.server.lobby_schemas import LobbyFrame
 from gameweave.server.matchmaking import can_meet, plan, window
 from gameweave.storage.lobby import LobbyStore
 from gameweave.storage.schema import open_tables, queue_entries
@@ -63,6 +65,16 @@ def _account(app, name: str) -> TestClient:
     return c
 
 
+FRAMES = TypeAdapter(LobbyFrame)
+
+
+def _recv(ws) -> dict:
+    """The next lobby frame, held to its documented model (PROTOCOL §3.16)."""
+    frame = ws.receive_json()
+    FRAMES.validate_python(frame)
+    return frame
+
+
 def _view(c, mid, token):
     r = c.get(f"/api/matches/{mid}/view", headers={"Authorization": f"Bearer {token}"})
     assert r.status_code == 200, r.text
@@ -95,11 +107,11 @@ def test_the_window_widens_from_100_to_400_over_30_s_and_the_oldest_takes_the_ne
 # ---------------------------------------------------------------------------- open tables
 def test_an_open_table_is_listed_live_and_the_first_to_sit_takes_seat_2_once(client):
     with client.websocket_connect("/ws/lobby") as ws:
-        assert ws.receive_json() == {"type": "open_tables", "tables": []}
+        assert _recv(ws) == {"type": "open_tables", "tables": []}
         r = _post(client, "/api/open-tables", {"rules": "classic", "clock": 60, "name": "Ana"})
         assert r.status_code == 201, r.text
         mid, tok1 = r.json()["match_id"], r.json()["token"]
-        added = ws.receive_json()
+        added = _recv(ws)
         assert added["type"] == "open_table" and added["table"]["match_id"] == mid
         assert added["table"] == {"match_id": mid, "rules": "classic", "format": added["table"]["format"],
                                   "target": added["table"]["target"], "clock": 60, "rated": False, "name": "Ana",
@@ -111,7 +123,7 @@ def test_an_open_table_is_listed_live_and_the_first_to_sit_takes_seat_2_once(cli
         assert _post(client, f"/api/matches/{mid}/join", {"invite": ""}).json()["error"]["code"] == "bad_invite"
         sat = _post(client, f"/api/open-tables/{mid}/sit", {"name": "Bea"})
         assert sat.status_code == 200 and sat.json()["seat"] == 2, sat.text
-        assert ws.receive_json() == {"type": "open_table_gone", "match_id": mid, "reason": "taken"}
+        assert _recv(ws) == {"type": "open_table_gone", "match_id": mid, "reason": "taken"}
         late = _post(client, f"/api/open-tables/{mid}/sit", {"name": "Cy"})
         assert late.status_code == 409 and late.json()["error"]["code"] == "seat_taken"
         assert client.get("/api/open-tables").json()["tables"] == []
@@ -163,12 +175,12 @@ def test_a_cancelled_table_leaves_every_list_and_its_match_closes(client):
     r = _post(client, "/api/open-tables", {}).json()
     mid, tok = r["match_id"], r["token"]
     with client.websocket_connect("/ws/lobby") as ws:
-        assert [t["match_id"] for t in ws.receive_json()["tables"]] == [mid]
+        assert [t["match_id"] for t in _recv(ws)["tables"]] == [mid]
         bad = client.post(f"/api/open-tables/{mid}/cancel", headers={**ORIGIN, "Authorization": "Bearer nope"})
         assert bad.status_code == 401 and bad.json()["error"]["code"] == "bad_token"
         ok = client.post(f"/api/open-tables/{mid}/cancel", headers={**ORIGIN, "Authorization": f"Bearer {tok}"})
         assert ok.json() == {"withdrawn": True}
-        assert ws.receive_json() == {"type": "open_table_gone", "match_id": mid, "reason": "cancelled"}
+        assert _recv(ws) == {"type": "open_table_gone", "match_id": mid, "reason": "cancelled"}
     assert _view(client, mid, tok)["match"]["abandoned"] is True
     gone = _post(client, f"/api/open-tables/{mid}/sit", {})
     assert gone.status_code == 404 and gone.json()["error"]["code"] == "table_gone"
@@ -203,13 +215,13 @@ def test_open_tables_are_limited_per_address_and_refused_across_origins(client):
 # ---------------------------------------------------------------------------- the queue
 def test_two_guests_queue_are_paired_once_told_at_once_and_land_at_one_table(client):
     with client.websocket_connect("/ws/lobby") as ws:
-        ws.receive_json()
+        _recv(ws)
         a = _post(client, "/api/queue", {"clock": 30, "rated": True, "name": "Ana"})
         assert a.status_code == 201 and a.json()["status"] == "waiting" and a.json()["rated"] is False  # a guest
         ws.send_json({"type": "follow", "ticket": a.json()["ticket"]})
-        assert ws.receive_json()["status"] == "waiting"
+        assert _recv(ws)["status"] == "waiting"
         b = _post(client, "/api/queue", {"clock": 30, "name": "Bea"}).json()
-        told = ws.receive_json()
+        told = _recv(ws)
         assert told["type"] == "queue" and told["status"] == "paired" and told["seat"] == 1
     sb = _post(client, "/api/queue/status", {"ticket": b["ticket"]}).json()
     assert sb["status"] == "paired" and sb["match_id"] == told["match_id"] and sb["seat"] == 2
@@ -253,10 +265,17 @@ def test_signed_in_players_queue_rated_meet_only_each_other_and_the_seats_join_t
 
 def test_the_lobby_socket_answers_bad_frames_with_codes(client):
     with client.websocket_connect("/ws/lobby") as ws:
-        ws.receive_json()
+        _recv(ws)
         ws.send_text("not json")
-        assert ws.receive_json()["code"] == "malformed"
+        assert _recv(ws)["code"] == "malformed"
         ws.send_json({"type": "follow", "ticket": "nope"})
-        assert ws.receive_json()["code"] == "unknown_ticket"
+        assert _recv(ws)["code"] == "unknown_ticket"
         ws.send_json({"type": "dance"})
-        assert ws.receive_json()["code"] == "malformed"
+        assert _recv(ws)["code"] == "malformed"
+        ws.send_json({"type": "ping"})  # following nothing: nothing to say
+        ticket = _post(client, "/api/queue", {"rules": "classic"}).json()["ticket"]
+        ws.send_json({"type": "follow", "ticket": ticket})
+        assert _recv(ws)["status"] == "waiting"
+        ws.send_json({"type": "ping"})  # still there: the entry's news again
+        again = _recv(ws)
+        assert again["type"] == "queue" and again["status"] == "waiting" and again["token"] is None

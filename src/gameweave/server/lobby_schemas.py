@@ -4,9 +4,9 @@ body of the API (:mod:`.schemas`)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .schemas import _Strict
 
@@ -121,5 +121,55 @@ class QueueOut(BaseModel):
     table_url: str | None
 
 
-__all__ = ["CreateOpen", "JoinQueue", "OpenSeat", "OpenTableOut", "OpenTablesOut", "QueueOut", "SitDown", "Ticket",
+# ---------------------------------------------------------------------------- /ws/lobby frames
+class _Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class OpenTablesFrame(_Frame):
+    """The whole list, at once on connecting."""
+
+    type: Literal["open_tables"]
+    tables: list[OpenTableOut]
+
+
+class OpenTableFrame(_Frame):
+    """A table was opened (on any node)."""
+
+    type: Literal["open_table"]
+    table: OpenTableOut
+
+
+class OpenTableGoneFrame(_Frame):
+    """A table left the list."""
+
+    type: Literal["open_table_gone"]
+    match_id: str
+    reason: Literal["taken", "cancelled", "left"]
+
+
+class QueueFrame(QueueOut):
+    """The followed entry: the answer to ``follow`` and ``ping``, and at once when it is
+    paired (with the seat's token)."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["queue"]
+
+
+class LobbyErrorFrame(_Frame):
+    """A refused frame: ``malformed``, ``unknown_ticket`` or ``rate_limited``."""
+
+    type: Literal["error"]
+    code: Literal["malformed", "unknown_ticket", "rate_limited"]
+    message: str
+    params: dict[str, Any]
+
+
+LobbyFrame = Annotated[OpenTablesFrame | OpenTableFrame | OpenTableGoneFrame | QueueFrame | LobbyErrorFrame,
+                       Field(discriminator="type")]
+"""Every frame ``/ws/lobby`` sends (PROTOCOL §3.16)."""
+
+
+__all__ = ["LobbyErrorFrame", "LobbyFrame", "OpenTableFrame", "OpenTableGoneFrame", "OpenTablesFrame", "QueueFrame",
+           "CreateOpen", "JoinQueue", "OpenSeat", "OpenTableOut", "OpenTablesOut", "QueueOut", "SitDown", "Ticket",
            "Withdrawn"]
