@@ -8,6 +8,7 @@ Screenshots go to $GAMEWEAVE_SHOTS (if set)."""
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,31 @@ def test_quick_match_waits_cancels_offers_the_computer_and_pairs_two_browsers(ne
                    for p in (ana, bea))
     assert seats == [1, 2]
     _shot(ana, f"queue-paired-table-{size}-{lang}")
+
+
+@pytest.mark.parametrize("size,lang", [("phone", "es"), ("desktop", "en")])
+def test_a_signed_in_player_opens_a_rated_table_a_guest_is_told_it_needs_an_account(new_context, size, lang):
+    viewport = PHONE if size == "phone" else DESKTOP
+    locale = "es-MX" if lang == "es" else "en-US"
+    ana = _lobby(new_context, viewport, locale)
+    name = f"r{uuid.uuid4().hex[:10]}"
+    ana.evaluate("""(name) => fetch('/api/account/sign-up', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({username: name, password: 'tres tigres tristes comen'})}).then(r => r.status)""", name)
+    ana.reload()
+    ana.wait_for_selector("[data-testid=rated-toggle]:enabled")
+    assert ana.is_checked("[data-testid=rated-toggle]")  # signed in: rated unless turned off
+    guest = _lobby(new_context, viewport, locale)
+    ana.click("[data-testid=create-open]")
+    ana.wait_for_url("**/table/*")
+    match_id = ana.url.rsplit("/", 1)[1]
+    row = f"[data-testid=open-table][data-match='{match_id}']"
+    guest.wait_for_selector(row)
+    text = guest.inner_text(row)
+    assert name in text and ({"en": "rated", "es": "por puntuación"}[lang] in text)
+    guest.click(f"{row} [data-testid=sit]")
+    guest.wait_for_selector("[data-testid=open-notice]:not([hidden])")
+    assert {"en": "sign in to sit", "es": "inicia sesión para sentarte"}[lang] in guest.inner_text("[data-testid=open-notice]")
+    _fits(guest, viewport)
+    _shot(guest, f"open-rated-guest-{size}-{lang}")
+    ana.click("[data-testid=cancel-open]")  # withdrawn from its own page: it leaves the guest's list
+    guest.wait_for_selector(row, state="detached")
