@@ -40,17 +40,11 @@ export function loadSettings() {
   try {
     const v = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}");
     return v && typeof v === "object" ? v : {};
-  } catch {
-    return {};
-  }
+  } catch { return {}; }
 }
 
 function saveSettings(s) {
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
-  } catch {
-    // private mode: nothing is remembered
-  }
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(s)); } catch { /* private mode: nothing is remembered */ }
 }
 
 /**
