@@ -279,3 +279,33 @@ def test_the_lobby_socket_answers_bad_frames_with_codes(client):
         ws.send_json({"type": "ping"})  # still there: the entry's news again
         again = _recv(ws)
         assert again["type"] == "queue" and again["status"] == "waiting" and again["token"] is None
+
+
+def test_pairing_at_once_from_four_writers_pairs_each_entry_exactly_once(client, app):
+    """Four pairings at the same moment (as four nodes do) over ten waiting players:
+    five matches, each player in exactly one (PostgreSQL: FOR UPDATE SKIP LOCKED)."""
+    from gameweave.server.lobby import ticket_hash
+
+    lobby, store = app.state.lobby, LobbyStore(app.state.hub.store)
+    for i in range(10):
+        store.enqueue(ticket_hash(f"ticket-{i}"), rules="classic", clock=None, rated=False,
+                      account_id=None, name=f"p{i}", address="10.0.0.1", rating=1500.0)
+    made, start = [], threading.Barrier(4)
+
+    def pair():
+        start.wait()
+        made.extend(store.pair_waiting(timedelta(seconds=20), timedelta(seconds=60), plan, lobby._make_match))
+
+    threads = [threading.Thread(target=pair) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    client.portal.call(lobby.pair_once)  # whatever a lost race left waiting is paired now
+    rows = [store.entry(ticket_hash(f"ticket-{i}"), touch=False) for i in range(10)]
+    assert all(r.status == "paired" for r in rows)
+    by_match = {}
+    for r in rows:
+        by_match.setdefault(r.match_id, []).append(r.seat)
+    assert len(by_match) == 5 and all(sorted(s) == [1, 2] for s in by_match.values())
+    assert len({p.match_id for p in made}) == len(made) <= 5

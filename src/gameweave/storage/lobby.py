@@ -232,6 +232,10 @@ class LobbyStore:
         ``make_match(a, b)`` builds each pair's table ``(table, token 1, token 2)``,
         which is stored with both entries moved to ``paired``.  Returns the pairs made
         (none if another writer moved an entry first: everything rolls back)."""
+        with self.engine.connect() as conn:  # an empty queue costs one read, no write
+            if conn.execute(select(queue_entries.c.id).where(queue_entries.c.status == "waiting").limit(1)).first() \
+                    is None:
+                return []
         now = _now()
         made: list[Pairing] = []
         try:
