@@ -122,10 +122,13 @@ def test_an_open_table_is_listed_live_and_the_first_to_sit_takes_seat_2_once(cli
         # no invite opens it: the invite was cleared
         assert _post(client, f"/api/matches/{mid}/join", {"invite": ""}).json()["error"]["code"] == "bad_invite"
         sat = _post(client, f"/api/open-tables/{mid}/sit", {"name": "Bea"})
-        assert sat.status_code == 200 and sat.json()["seat"] == 2, sat.text
+        assert sat.status_code == 200 and sat.json()["seated"] is True and sat.json()["seat"] == 2, sat.text
         assert _recv(ws) == {"type": "open_table_gone", "match_id": mid, "reason": "taken"}
         late = _post(client, f"/api/open-tables/{mid}/sit", {"name": "Cy"})
-        assert late.status_code == 409 and late.json()["error"]["code"] == "seat_taken"
+        # the loser of the race gets an answer, not an error
+        assert late.status_code == 200 and late.json() == {"seated": False, "code": "seat_taken", "match_id": mid,
+                                                           "seat": None, "token": None, "table_url": None,
+                                                           "rated": False}
         assert client.get("/api/open-tables").json()["tables"] == []
     v2 = _view(client, mid, sat.json()["token"])
     assert v2["seat"] == 2 and v2["match"]["players"]["2"]["name"] == "Bea"
@@ -165,7 +168,7 @@ def test_rated_tables_need_accounts_on_both_sides_and_the_seats_join_the_account
     own = _post(ana, f"/api/open-tables/{mid}/sit", {})
     assert own.status_code == 409 and own.json()["error"]["code"] == "own_table"
     sat = _post(bea, f"/api/open-tables/{mid}/sit", {})
-    assert sat.status_code == 200 and sat.json()["rated"] is True
+    assert sat.status_code == 200 and sat.json()["seated"] is True and sat.json()["rated"] is True
     assert {"match_id": mid, "seat": 1} in ana.get("/api/account").json()["seats"]
     assert {"match_id": mid, "seat": 2} in bea.get("/api/account").json()["seats"]
     assert _view(bea, mid, sat.json()["token"])["match"]["rated"] is True
@@ -183,7 +186,9 @@ def test_a_cancelled_table_leaves_every_list_and_its_match_closes(client):
         assert _recv(ws) == {"type": "open_table_gone", "match_id": mid, "reason": "cancelled"}
     assert _view(client, mid, tok)["match"]["abandoned"] is True
     gone = _post(client, f"/api/open-tables/{mid}/sit", {})
-    assert gone.status_code == 404 and gone.json()["error"]["code"] == "table_gone"
+    assert gone.status_code == 200 and gone.json()["seated"] is False and gone.json()["code"] == "table_gone"
+    unknown = _post(client, "/api/open-tables/0123456789abcdef/sit", {})
+    assert unknown.json()["seated"] is False and unknown.json()["code"] == "table_gone"
 
 
 def test_a_table_whose_creator_is_away_for_long_is_withdrawn_one_at_the_table_stays(client, app, monkeypatch):

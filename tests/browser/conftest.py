@@ -153,7 +153,7 @@ class PageWatch:
 
     def watch(self, page) -> None:
         page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}")
-                if m.type == "error" and not _refused_sign_in(m.text) and not _seat_taken(m) else None)
+                if m.type == "error" and not _refused_sign_in(m.text) else None)
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
 
 
@@ -161,13 +161,6 @@ def _refused_sign_in(text: str) -> bool:
     """Chromium logs every 4xx answer as a console error; a refused sign-in (401
     bad_credentials, issue 20) is an answer the account page words, not a page error."""
     return "status of 401 (Unauthorized)" in text
-
-
-def _seat_taken(m) -> bool:
-    """Chromium logs the 409 of a sit at an open table someone took first (issue 20,
-    ``seat_taken``): an answer the lobby words, not a page error."""
-    url = (m.location or {}).get("url", "")
-    return "status of 409 (Conflict)" in m.text and "/api/open-tables/" in url and url.endswith("/sit")
 
 
 def _contexts(browser, url: str, init_script: str):

@@ -98,6 +98,21 @@ class OpenSeat(BaseModel):
     rated: bool
 
 
+class SitOut(BaseModel):
+    """``POST /api/open-tables/{match_id}/sit``: the outcome of the race for seat 2,
+    always 200 (an answer, not an error): ``seated`` with the seat's token (given only
+    now), or not, with ``code`` ``seat_taken`` (someone sat first) or ``table_gone``
+    (withdrawn meanwhile)."""
+
+    seated: bool
+    code: Literal["seat_taken", "table_gone"] | None
+    match_id: str
+    seat: int | None
+    token: str | None
+    table_url: str | None
+    rated: bool
+
+
 class Withdrawn(BaseModel):
     """``POST /api/open-tables/{match_id}/cancel``: whether the table was withdrawn
     (false: someone had sat already, and the match goes on)."""
@@ -171,5 +186,5 @@ LobbyFrame = Annotated[OpenTablesFrame | OpenTableFrame | OpenTableGoneFrame | Q
 
 
 __all__ = ["LobbyErrorFrame", "LobbyFrame", "OpenTableFrame", "OpenTableGoneFrame", "OpenTablesFrame", "QueueFrame",
-           "CreateOpen", "JoinQueue", "OpenSeat", "OpenTableOut", "OpenTablesOut", "QueueOut", "SitDown", "Ticket",
-           "Withdrawn"]
+           "CreateOpen", "JoinQueue", "OpenSeat", "OpenTableOut", "OpenTablesOut", "QueueOut", "SitDown", "SitOut",
+           "Ticket", "Withdrawn"]

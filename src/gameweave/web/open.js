@@ -103,16 +103,17 @@ export function meetPanel({ choices, go }) {
     const c = choices({ quiet: true }) || {};
     try {
       const res = await api("POST", `/api/open-tables/${encodeURIComponent(row.match_id)}/sit`, { body: { name: c.name || null } });
-      saveSeat(res.match_id, { seat: 2, token: res.token, opponent: "friend" });
-      go(res.table_url);
-    } catch (err) {
-      if (err.code === "seat_taken" || err.code === "table_gone") {
-        tables.delete(row.match_id);
-        render();
-        say(err.code === "seat_taken" ? "page.open.taken" : "page.open.gone");
-      } else {
-        say("page.open.failed", { why: err.message });
+      if (res.seated) {
+        saveSeat(res.match_id, { seat: 2, token: res.token, opponent: "friend" });
+        go(res.table_url);
+        return;
       }
+      // someone sat first (or it was withdrawn): an answer, worded here
+      tables.delete(row.match_id);
+      render();
+      say(res.code === "table_gone" ? "page.open.gone" : "page.open.taken");
+    } catch (err) {
+      say("page.open.failed", { why: err.message });
     }
   }
 

@@ -9,7 +9,9 @@ from fastapi import APIRouter, Request
 from ..accounts import COOKIE, check_origin
 from ..deps import AccountDep, SeatDep
 from ..lobby import Lobby, queue_out
-from ..lobby_schemas import CreateOpen, JoinQueue, OpenSeat, OpenTablesOut, QueueOut, SitDown, Ticket, Withdrawn
+from ..errors import ApiError
+from ..lobby_schemas import CreateOpen, JoinQueue, OpenSeat, OpenTablesOut, QueueOut, SitDown, SitOut, Ticket, \
+    Withdrawn
 from ..schemas import error_responses
 
 router = APIRouter(prefix="/api", tags=["open tables and quick match"], responses=error_responses(429))
@@ -50,17 +52,24 @@ async def create_open(body: CreateOpen, request: Request, account: AccountDep) -
             "rated": table.rated}
 
 
-@router.post("/open-tables/{match_id}/sit", response_model=OpenSeat,
-             responses=error_responses(401, 403, 404, 409, 422))
+@router.post("/open-tables/{match_id}/sit", response_model=SitOut, responses=error_responses(401, 403, 409, 422))
 async def sit(match_id: str, body: SitDown, request: Request, account: AccountDep) -> dict:
-    """Sit at an open table (you hold seat 2; the token is given only now).  Exactly
-    one of two people sitting at once, on any nodes, gets the seat; the other is told
-    ``409 seat_taken``.  Also ``table_gone`` (withdrawn), ``account_needed`` (a rated
-    table, as a guest), ``own_table``, ``bad_name``, ``cross_origin``."""
+    """Sit at an open table: 200 with ``seated: true`` and seat 2's token (given only
+    now).  Exactly one of two people sitting at once, on any nodes, is seated; the other
+    gets 200 ``seated: false`` with ``code: "seat_taken"`` (``"table_gone"`` for a
+    table withdrawn meanwhile): the outcome of a race is an answer, not an error.
+    Refused: ``account_needed`` (a rated table, as a guest), ``own_table``,
+    ``bad_name``, ``cross_origin``."""
     _changes(request)
-    table, token = await _lobby(request).sit(match_id, body.name, account)
-    return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}",
-            "rated": table.rated}
+    try:
+        table, token = await _lobby(request).sit(match_id, body.name, account)
+    except ApiError as exc:
+        if exc.code not in ("seat_taken", "table_gone"):
+            raise
+        return {"seated": False, "code": exc.code, "match_id": match_id[:32], "seat": None, "token": None,
+                "table_url": None, "rated": False}
+    return {"seated": True, "code": None, "match_id": table.match_id, "seat": 2, "token": token,
+            "table_url": f"/table/{table.match_id}", "rated": table.rated}
 
 
 @router.post("/open-tables/{match_id}/cancel", response_model=Withdrawn, responses=error_responses(401, 403, 404))
