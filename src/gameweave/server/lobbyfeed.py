@@ -21,7 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .connection import Connection
+from .connection import Connection, dump_frame
 
 log = logging.getLogger("gameweave.server")
 
@@ -86,8 +86,9 @@ class LobbyFeed:
         return sorted(self.listed.values(), key=lambda t: (t["created_at"], t["match_id"]))[:MAX_LISTED]
 
     def _tell(self, frame: dict[str, Any]) -> None:
+        text = dump_frame(frame)  # encoded once for every socket
         for conn in list(self.sockets):
-            conn.send(frame)
+            conn.send(text)
 
     # ------------------------------------------------------------------ events
     async def emit(self, event: dict[str, Any]) -> None:
