@@ -132,6 +132,31 @@ def test_many_races_for_open_seats_on_two_nodes_each_seat_goes_once(cluster):
         assert all(o["code"] == "seat_taken" and o["token"] is None for o in outcomes if not o["seated"])
 
 
+def test_a_table_whose_creator_left_leaves_every_nodes_list_one_whose_creator_sits_stays(cluster):
+    """``open_away_s`` 3 s: the creator at the table on node a keeps it listed (node b
+    reads the seat's presence in Redis); the one who never came is withdrawn."""
+    a, b = cluster(2, env={"GAMEWEAVE_OPEN_AWAY_S": "3"})
+
+    async def scenario():
+        feed_b = await _lobby_feed(b)
+        here = httpx.post(a.url + "/api/open-tables", json={}, headers=_origin(a)).json()
+        away = httpx.post(a.url + "/api/open-tables", json={}, headers=_origin(a)).json()
+        seat = Seat(a, here["match_id"], 1, here["token"])
+        await seat.connect()
+        gone = await _next(feed_b, "open_table_gone", 10)
+        assert gone == {"type": "open_table_gone", "match_id": away["match_id"], "reason": "left"}
+        for node in (a, b):
+            assert [t["match_id"] for t in httpx.get(node.url + "/api/open-tables").json()["tables"]] == \
+                [here["match_id"]]
+        view = httpx.get(f"{b.url}/api/matches/{away['match_id']}/view",
+                         headers={"Authorization": f"Bearer {away['token']}"}).json()
+        assert view["match"]["abandoned"] is True
+        await seat.close()
+        await feed_b.close()
+
+    asyncio.run(scenario())
+
+
 def test_quick_match_pairs_two_nodes_at_once_and_the_queue_outlives_a_killed_node(cluster):
     a, b = cluster(2)
     ana, bea = _sign_up(a, "ana"), _sign_up(b, "bea")

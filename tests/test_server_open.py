@@ -17,7 +17,6 @@ from pydantic import TypeAdapter
 
 from gameweave.accounts import Passwords, username_key
 from gameweave.server import create_app
-from gameweave.server import lobby as lobby_mod
 from gameweave.server.lobby_schemas import LobbyFrame
 from gameweave.server.matchmaking import can_meet, plan, window
 from gameweave.storage.lobby import LobbyStore
@@ -191,11 +190,11 @@ def test_a_cancelled_table_leaves_every_list_and_its_match_closes(client):
     assert unknown.json()["seated"] is False and unknown.json()["code"] == "table_gone"
 
 
-def test_a_table_whose_creator_is_away_for_long_is_withdrawn_one_at_the_table_stays(client, app, monkeypatch):
+def test_a_table_whose_creator_is_away_for_long_is_withdrawn_one_at_the_table_stays(client, app):
     away = _post(client, "/api/open-tables", {}).json()
     here = _post(client, "/api/open-tables", {}).json()
     lobby = app.state.lobby
-    monkeypatch.setattr(lobby_mod, "AWAY_S", 0.5)
+    lobby.away_s = 0.5
     time.sleep(0.8)
     with client.websocket_connect(f"/ws/{here['match_id']}") as seat:
         seat.send_json({"type": "hello", "seat": 1, "token": here["token"]})

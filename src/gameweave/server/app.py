@@ -133,7 +133,7 @@ def create_app(
     hub.metrics = metrics
 
     accounts = build_accounts(settings, store, hub)
-    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of)
+    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of, away_s=settings.open_away_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # Redis first; then bot matches left mid-move continue

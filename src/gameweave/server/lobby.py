@@ -7,7 +7,8 @@ queue (PROTOCOL §3.14-§3.16).  The routes are ``routes/open.py``; the tables a
   sit takes seat 2 (one conditional update in the database), on whichever node; the
   others are refused ``409 seat_taken``.  A table leaves the list when it is taken,
   when its creator cancels it, or when its creator has been away from it (seat 1 not
-  connected on any node) for :data:`AWAY_S` seconds; a withdrawn table's match closes
+  connected on any node) for :data:`AWAY_S` seconds (the ``open_away_s`` setting); a
+  withdrawn table's match closes
   as abandoned.
 * **The queue.**  Entries live in the database; every node pairs them every
   :data:`PAIR_EVERY_S` seconds in one transaction (``FOR UPDATE SKIP LOCKED`` on
@@ -47,7 +48,8 @@ DEFAULT_RATING = 1500.0
 """Everyone's rating until the ratings store (issue 20, item 4) answers."""
 
 AWAY_S = 60.0
-"""An open table is withdrawn after its creator has been away from it this long."""
+"""An open table is withdrawn after its creator has been away from it this long (the
+default of the ``open_away_s`` setting)."""
 
 PAIR_EVERY_S = 0.5
 """Seconds between two pairings of the queue on each node."""
@@ -101,10 +103,12 @@ class Lobby:
         hub: the node's :class:`~.hub.Hub` (matches, rooms, the database threads, the bus).
         accounts: the :class:`~.accounts.Accounts` service (seats join accounts).
         rating_of: ``rating_of(account_id, rules) -> float`` (see the module docstring).
+        away_s: seconds a creator may be away from an open table (:data:`AWAY_S`).
     """
 
-    def __init__(self, hub: Any, accounts: Any, rating_of: Callable[[int, str], Any] | None = None):
-        self.hub, self.accounts, self.db = hub, accounts, hub.db
+    def __init__(self, hub: Any, accounts: Any, rating_of: Callable[[int, str], Any] | None = None,
+                 away_s: float = AWAY_S):
+        self.hub, self.accounts, self.db, self.away_s = hub, accounts, hub.db, away_s
         self.store = LobbyStore(hub.store)
         self.rating_of = rating_of or default_rating
         self.feed = LobbyFeed(hub.bus, self._withdrawn_here)
@@ -232,13 +236,13 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Note the creators at their tables, withdraw the tables of those away for
-        :data:`AWAY_S`, and check the list against the database."""
+        ``away_s``, and check the list against the database."""
         here = []
         for match_id in list(self.feed.listed):
             if await self._creator_present(match_id):
                 here.append(match_id)
         await self.db.run(self.store.touch_open, here)
-        for match_id in await self.db.run(self.store.stale_open, timedelta(seconds=AWAY_S)):
+        for match_id in await self.db.run(self.store.stale_open, timedelta(seconds=self.away_s)):
             if await self.db.run(self.store.close_open, match_id, "left"):
                 log.info("match %s: the open table's creator left; withdrawn", match_id)
                 await self.feed.emit({"op": "gone", "match_id": match_id, "reason": "left"})
