@@ -24,9 +24,17 @@ Clients pause ``--think`` seconds (mean; default 0.5 s, like the server's bot de
 always-pending actions, latency = K / throughput).  The client holds its own garbage
 collector off while it measures: its pauses are not the server's round trip.
 
+``--lobby N`` keeps the lobby feed live while the server is measured (issue 20): N
+``/ws/lobby`` subscribers (spread over the nodes) and, twice a second, an open table
+opened and withdrawn again, so every subscriber gets two events a second; the report adds
+how many events arrived and the feed's delay (from opening a table to a subscriber
+hearing of it).  With ``--compare`` the server is then measured twice, without the feed
+and with it, after the floor.
+
 Usage::
 
     python benchmarks/server_load.py --matches 200 --seconds 20 --compare
+    python benchmarks/server_load.py --matches 200 --seconds 10 --compare --lobby 200
     python benchmarks/server_load.py --matches 1000 --nodes 2 \
         --database-url postgresql+psycopg://postgres@127.0.0.1:5432/test --redis-url redis://127.0.0.1:6379/0
 
@@ -71,6 +79,9 @@ class Stats:
         self.actions = 0
         self.rtts: list[float] = []
         self.errors: dict[str, int] = {}
+        self.lobby_events = 0
+        self.lobby_heard: list[tuple[str, float]] = []
+        self.lobby_made: dict[str, float] = {}
 
 
 async def seat_client(url: str, match_id: str, seat: int, token: str, stats: Stats, rng: random.Random) -> None:
@@ -138,7 +149,39 @@ async def act(ws, frame: dict, seat: int, rng: random.Random, stats: Stats) -> t
     return frame["version"], t
 
 
-async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed: int, think: float = 0.0) -> Stats:
+async def lobby_client(url: str, stats: Stats) -> None:
+    """One lobby-feed subscriber: counts the open-table events it hears while measuring,
+    and how long after the table was opened each one came."""
+    async with websockets.connect(f"{url.replace('http', 'ws', 1)}/ws/lobby", max_size=2**22) as ws:
+        while not stats.stop:
+            frame = json.loads(await ws.recv())
+            if not stats.measuring or frame["type"] not in ("open_table", "open_table_gone"):
+                continue
+            stats.lobby_events += 1
+            if frame["type"] == "open_table":  # the POST may answer after the feed: matched up at the end
+                stats.lobby_heard.append((frame["table"]["match_id"], time.perf_counter()))
+
+
+async def lobby_churn(urls: list[str], stats: Stats) -> None:
+    """Twice a second open an open table (on the nodes in turn) and withdraw it again."""
+    i = 0
+    async with httpx.AsyncClient(timeout=30) as http:
+        while not stats.stop:
+            url = urls[i % len(urls)]
+            i += 1
+            t = time.perf_counter()
+            r = await http.post(f"{url}/api/open-tables", json={})
+            if r.status_code == 201:
+                m = r.json()
+                stats.lobby_made[m["match_id"]] = t
+                await asyncio.sleep(0.25)
+                await http.post(f"{url}/api/open-tables/{m['match_id']}/cancel",
+                                headers={"Authorization": f"Bearer {m['token']}"})
+            await asyncio.sleep(0.25)
+
+
+async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed: int, think: float = 0.0,
+              lobby: int = 0) -> Stats:
     """Create ``matches`` friend matches through the first node(s) and play them; seat 1
     of match i on node i mod N, seat 2 on node i+1 mod N."""
     stats = Stats(think)
@@ -160,6 +203,9 @@ async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed
         asyncio.create_task(seat_client(url, mid, seat, tok, stats, random.Random(rng.random())))
         for url, mid, seat, tok in seats
     ]
+    if lobby:
+        tasks += [asyncio.create_task(lobby_client(urls[i % n], stats)) for i in range(lobby)]
+        tasks.append(asyncio.create_task(lobby_churn(urls, stats)))
     await asyncio.sleep(warmup)
     # the client's own garbage-collector pauses are not the server's round trip (they would
     # weigh on the server's larger frames more than on the floor's): held off while measuring
@@ -317,7 +363,7 @@ def fresh_database(base: str) -> tuple[str, object]:
     return url.set(database=name).render_as_string(hide_password=False), drop
 
 
-def measure(args, k: int, seconds: float, echo: bool) -> tuple[Stats, str]:
+def measure(args, k: int, seconds: float, echo: bool, lobby: int = 0) -> tuple[Stats, str]:
     """Start the floor or the node(s), run the load, stop them; returns (stats, label)."""
     procs: list[subprocess.Popen] = []
     cleanup = []
@@ -351,8 +397,8 @@ def measure(args, k: int, seconds: float, echo: bool) -> tuple[Stats, str]:
                 url = f"http://127.0.0.1:{port}"
                 procs.append(start(base + ["--port", str(port), "--node-id", f"load{i}"], url))
                 urls.append(url)
-        stats = asyncio.run(run(urls, k, seconds, args.warmup, args.seed, args.think))
-        return stats, label
+        stats = asyncio.run(run(urls, k, seconds, args.warmup, args.seed, args.think, lobby))
+        return stats, label + (f", lobby feed live ({lobby} subscribers)" if lobby else "")
     finally:
         stop(procs)
         for c in cleanup:
@@ -373,6 +419,8 @@ def main() -> int:
     ap.add_argument("--echo", action="store_true", help="measure the echo floor only")
     ap.add_argument("--compare", action="store_true", help="measure the echo floor, then the server, in one run")
     ap.add_argument("--url", help="use a running server at this loopback URL instead of starting one")
+    ap.add_argument("--lobby", type=int, default=0,
+                    help="lobby-feed subscribers kept live while the server is measured (0..1000)")
     ap.add_argument("--serve-echo", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_echo:
@@ -391,14 +439,19 @@ def main() -> int:
         if not args.url.startswith(("http://127.0.0.1:", "http://localhost:")):
             print("only loopback servers (http://127.0.0.1:PORT)")
             return 2
-        stats = asyncio.run(run([args.url.rstrip("/")], k, seconds, args.warmup, args.seed, args.think))
+        stats = asyncio.run(run([args.url.rstrip("/")], k, seconds, args.warmup, args.seed, args.think,
+                                max(0, min(args.lobby, 1000))))
         return report(stats, k, args.url)
     rc = 0
     if args.echo or args.compare:
         stats, label = measure(args, k, seconds, echo=True)
         rc |= report(stats, k, label)
-    if not args.echo:
+    lobby = max(0, min(args.lobby, 1000))
+    if not args.echo and (not lobby or args.compare):
         stats, label = measure(args, k, seconds, echo=False)
+        rc |= report(stats, k, label)
+    if not args.echo and lobby:
+        stats, label = measure(args, k, seconds, echo=False, lobby=lobby)
         rc |= report(stats, k, label)
     return rc
 
@@ -416,6 +469,11 @@ def report(stats: Stats, k: int, label: str) -> int:
     print(f"  round trip: p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, mean {statistics.fmean(rtts) * 1000:.1f} ms")
     if stats.errors:
         print(f"  errors: {stats.errors}")
+    if stats.lobby_events:
+        d = sorted(t - stats.lobby_made[m] for m, t in stats.lobby_heard if m in stats.lobby_made) or [0.0]
+        q = lambda x: d[min(len(d) - 1, int(x * len(d)))] * 1000  # noqa: E731
+        print(f"  lobby feed: {stats.lobby_events / stats.elapsed:.0f} events/s received, "
+              f"open-table delay p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms")
     sys.stdout.flush()
     return 0
 

@@ -36,7 +36,9 @@ from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
 from .middleware import LimitMiddleware
-from .routes import account, account_matches, advice, lobby, matches, ops, pages, tutorial
+from .lobby import Lobby
+from .lobbyws import serve_lobby
+from .routes import account, account_matches, advice, lobby, matches, open as open_tables, ops, pages, tutorial
 from .routes.pages import WEB_DIR
 from .settings import Settings
 from .ws import serve_socket
@@ -91,6 +93,7 @@ def create_app(
     *,
     store: Store | None = None,
     settings: Settings | None = None,
+    rating_of: Callable[[int, str], Any] | None = None,
     **overrides: Any,
 ) -> FastAPI:
     """The table server as an ASGI app.
@@ -109,6 +112,8 @@ def create_app(
             (``GAMEWEAVE_*``), the arguments above and ``overrides`` (any other field of
             :class:`Settings`: ``redis_url``, ``redis_prefix``, ``node_id``,
             ``http_burst``, ``ws_rate``, ``hello_timeout``, ``idle_evict_s`` …).
+        rating_of: ``(account_id, rules) -> float``, the ratings the queue pairs by
+            (:mod:`~gameweave.server.lobby`; default 1500 for everyone).
 
     The database is opened (and migrated, under a lock on PostgreSQL so that nodes may
     start together) at once; Redis is connected at start-up.  ``app.state.hub`` holds the
@@ -128,11 +133,14 @@ def create_app(
     hub.metrics = metrics
 
     accounts = build_accounts(settings, store, hub)
+    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of, away_s=settings.open_away_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # Redis first; then bot matches left mid-move continue
         await hub.start()
+        await meet.start()
         yield
+        meet.close()
         await hub.close()
         accounts.close()
 
@@ -145,22 +153,34 @@ def create_app(
         redoc_url=None,
     )
     app.state.hub, app.state.settings, app.state.metrics, app.state.accounts = hub, settings, metrics, accounts
+    app.state.lobby = meet
     app.state.database = store.description
     app.state.test_decks = deck_source if isinstance(deck_source, TestDecks) else None
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    for routes in (lobby, matches, advice, tutorial, account, account_matches, ops, pages):
+    for routes in (lobby, matches, advice, tutorial, account, account_matches, open_tables, ops, pages):
         app.include_router(routes.router)
+
+    _add_sockets(app, hub, meet, settings)
+    pages.mount_static(app)
+    return app
+
+
+def _add_sockets(app: FastAPI, hub: Hub, meet: Lobby, settings: Settings) -> None:
+    """The WebSockets: the lobby feed first (``/ws/lobby`` is no match id), then play."""
+
+    @app.websocket("/ws/lobby")
+    async def lobby_feed(ws: WebSocket) -> None:
+        """The lobby feed: open tables and queue news (PROTOCOL §3.17)."""
+        await ws.accept()
+        await serve_lobby(meet, ws)
 
     @app.websocket("/ws/{match_id}")
     async def play(ws: WebSocket, match_id: str) -> None:
         """One seat's play socket (PROTOCOL §4)."""
         await ws.accept()
         await serve_socket(hub, ws, match_id, settings)
-
-    pages.mount_static(app)
-    return app
 
 
 __all__ = ["HTTP_STATUS", "WEB_DIR", "create_app"]

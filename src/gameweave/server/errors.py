@@ -26,8 +26,12 @@ HTTP_STATUS = {
     "hints_off": 409, "not_your_turn": 409, "not_a_tutorial": 409, "bad_username": 422, "bad_password": 422,
     "username_taken": 409, "bad_credentials": 401, "not_signed_in": 401, "cross_origin": 403,
     "seat_not_held": 404,
+    "seat_taken": 409, "table_gone": 404, "account_needed": 401, "own_table": 409, "too_many_tables": 409,
+    "already_queued": 409, "unknown_ticket": 404,
 }
-"""HTTP status of each error code (PROTOCOL §3)."""
+"""HTTP status of each error code (PROTOCOL §3).  ``seat_taken`` and ``table_gone`` are
+raised by the lobby service; the sit route answers them as ``200 {"seated": false,
+"code"}`` (losing a race for a seat is an answer, §3.15)."""
 
 WS_CODES = (
     "malformed", "too_large", "unknown_match", "bad_token", "bad_watch_key", "rate_limited", "server_error",

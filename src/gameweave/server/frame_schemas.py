@@ -113,6 +113,8 @@ class MatchInfo(_Out):
     spectators: int
     hints: bool
     rated: bool = Field(False, description="the match's deals count for both seats' ratings (issue 20)")
+    open_table: bool = Field(False, description="an open table waiting in the lobbies' list for someone to sit "
+                             "(issue 20, PROTOCOL §3.15): seat 2 is taken by sitting, not by an invite")
 
 
 class Reveal(_Out):

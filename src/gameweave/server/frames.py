@@ -121,6 +121,8 @@ def match_info(table: Table, seat: int | None, opponent_connected: bool = False,
         "spectators": spectators,
         "hints": table.hints_on,
         "rated": table.rated,
+        "open_table": table.opponent == "friend" and table.invite is None and not table.joined
+        and not table.match_over,
     }
 
 

@@ -59,6 +59,8 @@ class Settings(BaseSettings):
             (issue 20); the cookie is kept by the browser as long.
         cookie_secure: mark the session cookie ``Secure`` (only sent over https): set it
             when the server is reached through https (a TLS-terminating proxy).
+        open_away_s: an open table whose creator has been away from it (seat 1 not
+            connected on any node) this many seconds leaves the lobbies (issue 20).
     """
 
     model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
@@ -86,6 +88,7 @@ class Settings(BaseSettings):
     ws_ping_interval_s: float = Field(20.0, gt=0)
     ws_ping_timeout_s: float = Field(20.0, gt=0)
     session_idle_days: float = Field(30.0, gt=0, le=400)
+    open_away_s: float = Field(60.0, gt=0)
     cookie_secure: bool = False
 
 

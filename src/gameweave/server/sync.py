@@ -50,6 +50,8 @@ class Sync:
                  after: Callable[[MatchRoom], None], valid: Callable[[Any], bool]):
         self.db, self.bus, self.rooms, self.forget, self.after, self.valid = db, bus, rooms, forget, after, valid
         self.metrics: Any = None
+        self.lobby_of: Any = None
+        """The node's :class:`~.lobby.Lobby`, whose feed takes the ``lobby`` events (issue 20)."""
         self._loading: dict[str, int] = {}
 
     # ------------------------------------------------------------------ publishing
@@ -184,6 +186,10 @@ class Sync:
         if kind == "resync":
             if not own:
                 await self.resync()
+            return
+        if kind == "lobby":  # open tables and the queue: not a match's event (no seq)
+            if self.lobby_of is not None:
+                await self.lobby_of.feed.on_event(event)
             return
         if not self.valid(match_id):
             return

@@ -9,8 +9,8 @@ are stored only as SHA-256 hashes.
 from __future__ import annotations
 
 from sqlalchemy import (
-    BigInteger, Boolean, Column, DateTime, ForeignKey, ForeignKeyConstraint, Index, Integer, MetaData, String,
-    Table, Text,
+    BigInteger, Boolean, Column, DateTime, Float, ForeignKey, ForeignKeyConstraint, Index, Integer, MetaData,
+    String, Table, Text,
 )
 
 metadata = MetaData()
@@ -135,3 +135,51 @@ auth_attempts = Table(
 """Attempts counted by the sign-in and sign-up rate limits (``signin-account:<key>``,
 ``signin-address:<ip>``, ``signup-address:<ip>``), kept in the database so that every
 node counts the same."""
+
+open_tables = Table(
+    "open_tables",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("rules", String(32), nullable=False),
+    Column("format", String(16), nullable=False),
+    Column("target", Integer, nullable=False),
+    Column("clock", Integer, nullable=True),
+    Column("rated", Boolean, nullable=False, server_default="0"),
+    Column("name", String(64), nullable=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True),
+    Column("address", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Index("ix_open_tables_status", "status"),
+)
+"""Open tables (issue 20, PROTOCOL §3.15): a friend match whose seat 2 anyone may take,
+listed in every lobby while ``status`` is ``open`` (then ``taken``, ``cancelled`` or
+``left``: the creator was away too long).  ``seen_at``: the creator was last seen at the
+table; ``account_id`` and ``address`` count the limits and never leave the server."""
+
+queue_entries = Table(
+    "queue_entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("ticket_sha256", String(64), nullable=False, unique=True),
+    Column("rules", String(32), nullable=False),
+    Column("clock", Integer, nullable=True),
+    Column("rated", Boolean, nullable=False, server_default="0"),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("address", String(64), nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="SET NULL"), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("token", String(64), nullable=True),
+    Index("ix_queue_entries_status", "status"),
+)
+"""The quick-match queue (issue 20, PROTOCOL §3.16), in the database so that a node that
+dies loses no one: one row per player waiting (``status`` ``waiting``, then ``paired``,
+``cancelled`` or ``gone``: not heard from for too long).  Only the SHA-256 of the
+ticket the player holds is kept; once paired, the row holds the match, the seat (1/2)
+and that seat's token, which only the ticket's holder is given."""

@@ -245,21 +245,26 @@ class Store:
         """Insert a new match and its first deal."""
         now = _now()
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(matches).values(
-                    id=table.match_id, created_at=now, rules=table.rules, format=table.format,
-                    target=table.target, first_opener=table.match.first_opener,
-                    opponent=table.opponent, bot=table.bot, invite=table.invite,
-                    token1_sha256=table.token_hashes[0], token2_sha256=table.token_hashes[1],
-                    version=table.version, stake=table.match.stake, tablas_stake=table.match.tablas_stake,
-                    name1=table.names[0], name2=table.names[1], clock=table.clock,
-                    bank1_ms=_ms(table.bank[0]), bank2_ms=_ms(table.bank[1]), watch_key=table.watch_key,
-                    last_move_at=now, hints=table.hints, rated=table.rated,
-                )
-            )
-            for d in table.deals:
-                self._insert_deal(conn, table.match_id, d, now)
+            self.insert_new(conn, table, now)
         table.created_at = _iso(now)
+
+    def insert_new(self, conn: Connection, table: Table, now: datetime) -> None:
+        """Insert a new match and its deals on ``conn`` (inside the caller's transaction:
+        the queue pairs two players and creates their match in one, issue 20)."""
+        conn.execute(
+            insert(matches).values(
+                id=table.match_id, created_at=now, rules=table.rules, format=table.format,
+                target=table.target, first_opener=table.match.first_opener,
+                opponent=table.opponent, bot=table.bot, invite=table.invite,
+                token1_sha256=table.token_hashes[0], token2_sha256=table.token_hashes[1],
+                version=table.version, stake=table.match.stake, tablas_stake=table.match.tablas_stake,
+                name1=table.names[0], name2=table.names[1], clock=table.clock,
+                bank1_ms=_ms(table.bank[0]), bank2_ms=_ms(table.bank[1]), watch_key=table.watch_key,
+                last_move_at=now, hints=table.hints, rated=table.rated,
+            )
+        )
+        for d in table.deals:
+            self._insert_deal(conn, table.match_id, d, now)
 
     @staticmethod
     def _insert_deal(conn, match_id: str, d: DealInfo, now: datetime) -> None:

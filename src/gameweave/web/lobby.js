@@ -8,6 +8,7 @@ import { openHelp } from "./help.js";
 import { has, t } from "./i18n.js";
 import { fillMatches } from "./mine.js";
 import { tutorialBanner } from "./tutorial.js";
+import { meetPanel } from "./open.js";
 import { h, toast } from "./ui.js";
 import { nameProblem } from "./words.js";
 
@@ -37,17 +38,11 @@ export function loadSettings() {
   try {
     const v = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}");
     return v && typeof v === "object" ? v : {};
-  } catch {
-    return {};
-  }
+  } catch { return {}; }
 }
 
 function saveSettings(s) {
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
-  } catch {
-    // private mode: nothing is remembered
-  }
+  try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(s)); } catch { /* private mode: nothing is remembered */ }
 }
 
 /**
@@ -214,26 +209,33 @@ export function renderLobby(main, { go }) {
   const inviteBox = h("div", { class: "invite", hidden: true });
   let busy = false;
 
-  async function create(opponent) {
-    if (busy) return;
+  /** The chosen settings ({rules, format, target, …, name, clock}, remembered), or null
+   * after showing what is wrong (nothing shown with `quiet`). */
+  function choices({ quiet = false } = {}) {
     const read = fmt.read();
-    if (!read.ok) {
-      fmt.showProblem(read);
-      return;
-    }
     const name = nameInput.value.trim();
     const why = nameProblem(nameInput.value);
+    if (quiet) return read.ok && !why ? { ...read.body, name: name || null } : null;
+    if (!read.ok) { fmt.showProblem(read); return null; }
     if (why) {
       nameProblemEl.textContent = why;
       nameProblemEl.hidden = false;
       nameInput.focus();
-      return;
+      return null;
     }
     const clock = clockSelect.value ? Number(clockSelect.value) : null;
     saveSettings({ ...fmt.settings(), bot: botSelect.value, clock, name });
+    return { ...read.body, name: name || null, clock };
+  }
+  const meet = meetPanel({ choices, go });
+
+  async function create(opponent) {
+    if (busy) return;
+    const chosen = choices();
+    if (!chosen) return;
     busy = true;
     try {
-      const body = { opponent, ...read.body, name: name || null, clock };
+      const body = { opponent, ...chosen };
       if (opponent === "bot") body.bot = botSelect.value;
       else body.hints = hintsBox.checked();
       const res = await api("POST", "/api/matches", { body });
@@ -297,6 +299,7 @@ export function renderLobby(main, { go }) {
           inviteBox,
         ),
       ),
+      meet.el,
       h("section", { class: "panel" }, h("h2", {}, t("page.lobby.your_matches")), list),
     ),
   );
@@ -312,5 +315,5 @@ export function renderLobby(main, { go }) {
     const pick = [saved.bot, was, DEFAULT_BOT].find((b) => names.includes(b));
     botSelect.value = pick || names[0];
   }).catch(() => {});
-  return { close() {} };
+  return { close() { meet.close(); } };
 }

@@ -5,6 +5,7 @@
 // a phrase received, shown briefly.
 
 import { keysWithPrefix, t, tn } from "../i18n.js";
+import { openWaiting } from "../open.js";
 import { h, toast } from "../ui.js";
 import { seatName } from "../words.js";
 import { createClock } from "./clock.js";
@@ -38,8 +39,13 @@ function presenceChips(f, { m, names, spectator }) {
   });
 }
 
-/** The invite while the friend has not joined (m.invite_url). */
+/** The invite while the friend has not joined (m.invite_url), or what an open table waits for. */
 function renderInvite(el, m) {
+  if (m.open_table) {  // an open table (issue 20): listed in the lobby, nobody to invite
+    el.hidden = false;
+    el.replaceChildren(...openWaiting(m));
+    return;
+  }
   if (!m.invite_url) {
     el.hidden = true;
     el.replaceChildren();

@@ -1,0 +1,201 @@
+"""Open tables and the quick-match queue across real ``gameweave serve`` nodes on one
+PostgreSQL and one Redis (issue 20 items 3 and 6; PROTOCOL §3.15-§3.17, §7): the lobby
+feed on every node within a second, two people on two nodes racing for one seat (exactly
+one sits), two players on two nodes meeting by an open table and by quick match and
+playing a deal to its end, and the queue going on after a node is killed mid-queue."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from nodes import Cluster, Node
+from pg import fresh_database
+from test_server_nodes import Seat, assert_in_order, play_steps
+
+PG_ENV, REDIS_ENV = "GAMEWEAVE_TEST_DATABASE_URL", "GAMEWEAVE_TEST_REDIS_URL"
+pytestmark = [
+    pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
+                       reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
+    pytest.mark.nodes,
+]
+
+FEED_WAIT = 1.0
+"""An open table must reach every node's lobby feed within this many seconds."""
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """Factory ``cluster(n)`` -> n ready nodes on a fresh PostgreSQL database and one
+    Redis prefix (:class:`nodes.Cluster`, as in test_server_nodes.py)."""
+    with fresh_database(os.environ[PG_ENV], "gw_lobby") as url:
+        c = Cluster(tmp_path, url, os.environ[REDIS_ENV])
+        yield c.start
+        c.close()
+
+
+def _origin(node: Node) -> dict:
+    return {"Origin": node.url}
+
+
+def _sign_up(node: Node, name: str) -> httpx.Client:
+    c = httpx.Client(base_url=node.url, headers=_origin(node))
+    r = c.post("/api/account/sign-up", json={"username": f"{name}{random.randrange(10**6)}",
+                                              "password": "tres tigres tristes"})
+    assert r.status_code == 201, r.text
+    return c
+
+
+async def _lobby_feed(node: Node):
+    import websockets
+
+    ws = await websockets.connect(f"{node.ws_url}/ws/lobby")
+    first = json.loads(await asyncio.wait_for(ws.recv(), 5))
+    assert first["type"] == "open_tables"
+    return ws
+
+
+async def _next(ws, kind: str, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {kind} frame within {timeout} s"
+        frame = json.loads(await asyncio.wait_for(ws.recv(), left))
+        if frame["type"] == kind:
+            return frame
+
+
+async def _play_a_deal(a: Node, b: Node, mid: str, tok1: str, tok2: str, seed: int) -> dict:
+    s1, s2 = Seat(a, mid, 1, tok1), Seat(b, mid, 2, tok2)
+    await s1.connect()
+    await s2.connect()
+    steps = await play_steps({1: s1, 2: s2}, random.Random(seed))
+    assert steps > 3 and s1.state["version"] == s2.state["version"]
+    assert s1.state["deal"]["reveal"] is not None and s2.state["view"]["status"] != "playing"
+    for s in (s1, s2):
+        assert_in_order(s)
+    await s1.close()
+    await s2.close()
+    return s1.state
+
+
+def test_an_open_table_reaches_every_node_one_of_two_racing_sits_and_they_play_a_rated_deal(cluster):
+    a, b = cluster(2)
+    ana, bea, cy = _sign_up(a, "ana"), _sign_up(b, "bea"), _sign_up(a, "cy")
+
+    async def scenario():
+        feed_b = await _lobby_feed(b)
+        made = time.monotonic()
+        r = ana.post("/api/open-tables", json={"rated": True, "clock": 60})
+        assert r.status_code == 201, r.text
+        mid, tok1 = r.json()["match_id"], r.json()["token"]
+        added = await _next(feed_b, "open_table", FEED_WAIT)
+        assert added["table"]["match_id"] == mid and added["table"]["rated"] is True
+        assert time.monotonic() - made < FEED_WAIT
+        # two people on two nodes sit at the same moment: exactly one gets the seat
+        with ThreadPoolExecutor(2) as pool:
+            got = list(pool.map(lambda c: c.post(f"/api/open-tables/{mid}/sit", json={}), (bea, cy)))
+        outcomes = [g.json() for g in got]
+        assert all(g.status_code == 200 for g in got), [g.text for g in got]
+        assert sorted(o["seated"] for o in outcomes) == [False, True], outcomes
+        assert next(o for o in outcomes if not o["seated"])["code"] == "seat_taken"  # an answer, not an error
+        gone = await _next(feed_b, "open_table_gone", FEED_WAIT)
+        assert gone == {"type": "open_table_gone", "match_id": mid, "reason": "taken"}
+        await feed_b.close()
+        winner = next(o for o in outcomes if o["seated"])
+        for node in (a, b):
+            assert httpx.get(node.url + "/api/open-tables").json()["tables"] == []
+        final = await _play_a_deal(a, b, mid, tok1, winner["token"], seed=5)
+        assert final["match"]["rated"] is True
+
+    asyncio.run(scenario())
+    # the seats joined the accounts
+    assert any(s["seat"] == 1 for s in ana.get("/api/account").json()["seats"])
+
+
+def test_many_races_for_open_seats_on_two_nodes_each_seat_goes_once(cluster):
+    a, b = cluster(2)
+    for _ in range(3):
+        mid = httpx.post(a.url + "/api/open-tables", json={}, headers=_origin(a)).json()["match_id"]
+        with ThreadPoolExecutor(4) as pool:
+            got = list(pool.map(lambda n, m=mid: httpx.post(f"{n.url}/api/open-tables/{m}/sit", json={},
+                                                             headers=_origin(n)), (a, b, a, b)))
+        outcomes = [g.json() for g in got]
+        assert sorted(o["seated"] for o in outcomes) == [False, False, False, True], outcomes
+        assert all(o["code"] == "seat_taken" and o["token"] is None for o in outcomes if not o["seated"])
+
+
+def test_a_table_whose_creator_left_leaves_every_nodes_list_one_whose_creator_sits_stays(cluster):
+    """``open_away_s`` 3 s: the creator at the table on node a keeps it listed (node b
+    reads the seat's presence in Redis); the one who never came is withdrawn."""
+    a, b = cluster(2, env={"GAMEWEAVE_OPEN_AWAY_S": "3"})
+
+    async def scenario():
+        feed_b = await _lobby_feed(b)
+        here = httpx.post(a.url + "/api/open-tables", json={}, headers=_origin(a)).json()
+        away = httpx.post(a.url + "/api/open-tables", json={}, headers=_origin(a)).json()
+        seat = Seat(a, here["match_id"], 1, here["token"])
+        await seat.connect()
+        gone = await _next(feed_b, "open_table_gone", 10)
+        assert gone == {"type": "open_table_gone", "match_id": away["match_id"], "reason": "left"}
+        for node in (a, b):
+            assert [t["match_id"] for t in httpx.get(node.url + "/api/open-tables").json()["tables"]] == \
+                [here["match_id"]]
+        view = httpx.get(f"{b.url}/api/matches/{away['match_id']}/view",
+                         headers={"Authorization": f"Bearer {away['token']}"}).json()
+        assert view["match"]["abandoned"] is True
+        await seat.close()
+        await feed_b.close()
+
+    asyncio.run(scenario())
+
+
+def test_quick_match_pairs_two_nodes_at_once_and_the_queue_outlives_a_killed_node(cluster):
+    a, b = cluster(2)
+    ana, bea = _sign_up(a, "ana"), _sign_up(b, "bea")
+
+    async def scenario():
+        feed_a = await _lobby_feed(a)
+        qa = ana.post("/api/queue", json={"clock": 30}).json()
+        assert qa["rated"] is True
+        await feed_a.send(json.dumps({"type": "follow", "ticket": qa["ticket"]}))
+        assert (await _next(feed_a, "queue", 2))["status"] == "waiting"
+        asked = time.monotonic()
+        qb = bea.post("/api/queue", json={"clock": 30}).json()
+        told = await _next(feed_a, "queue", 3)
+        assert told["status"] == "paired" and time.monotonic() - asked < 2.0
+        await feed_a.close()
+        sb = httpx.post(b.url + "/api/queue/status", json={"ticket": qb["ticket"]}).json()
+        assert sb["status"] == "paired" and sb["match_id"] == told["match_id"]
+        tokens = {told["seat"]: told["token"], sb["seat"]: sb["token"]}
+        nodes = {told["seat"]: a, sb["seat"]: b}
+        final = await _play_a_deal(nodes[1], nodes[2], told["match_id"], tokens[1], tokens[2], seed=9)
+        assert final["match"]["rated"] is True  # two accounts who left rated on
+        for who, entry in ((ana, told), (bea, sb)):
+            assert {"match_id": entry["match_id"], "seat": entry["seat"]} in who.get("/api/account").json()["seats"]
+
+        # a player waits on node b; b is killed; node a pairs them with the next one
+        qc = httpx.post(b.url + "/api/queue", json={"rules": "pagat"}, headers=_origin(b)).json()
+        assert httpx.post(b.url + "/api/queue/status", json={"ticket": qc["ticket"]}).json()["status"] == "waiting"
+        b.kill()
+        await asyncio.sleep(1.0)
+        assert httpx.post(a.url + "/api/queue/status", json={"ticket": qc["ticket"]}).json()["status"] == "waiting"
+        qd = httpx.post(a.url + "/api/queue", json={"rules": "anglo-american"}, headers=_origin(a)).json()
+        deadline = time.monotonic() + 5
+        while (sc := httpx.post(a.url + "/api/queue/status", json={"ticket": qc["ticket"]}).json())["status"] != "paired":
+            assert time.monotonic() < deadline, sc
+            await asyncio.sleep(0.2)
+        sd = httpx.post(a.url + "/api/queue/status", json={"ticket": qd["ticket"]}).json()
+        assert sd["status"] == "paired" and sd["match_id"] == sc["match_id"] and {sc["seat"], sd["seat"]} == {1, 2}
+        view = httpx.get(f"{a.url}/api/matches/{sc['match_id']}/view",
+                         headers={"Authorization": f"Bearer {sc['token']}"}).json()
+        assert view["seat"] == sc["seat"] and view["match"]["rules"] == "anglo-american"  # pagat is its alias
+
+    asyncio.run(scenario())
