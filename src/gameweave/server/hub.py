@@ -114,7 +114,7 @@ class Hub:
 
     @metrics.setter
     def metrics(self, metrics: Any) -> None:
-        self._metrics = self.sync.metrics = self.path.metrics = self.bots.metrics = metrics
+        self._metrics = self.sync.metrics = self.path.metrics = self.bots.metrics = self.ratings.metrics = metrics
 
     @property
     def tables(self) -> Mapping[str, Table]:

@@ -54,6 +54,7 @@ class Ratings:
         self._one = asyncio.Lock()  # one application at a time per node (SQLite has one writer)
         self._tasks: set[asyncio.Task] = set()
         self.applied = 0
+        self.metrics: Any = None
 
     def opened(self, room: MatchRoom) -> None:
         """A room was made for a loaded or new match: its deals already over are the
@@ -90,6 +91,8 @@ class Ratings:
         if done:
             self.applied += 1
             log.info("match %s deal %d: ratings updated", match_id, number)
+        if self.metrics is not None:
+            self.metrics.rated_deal("applied" if done else "already")
         return done
 
     async def sweep(self) -> int:
