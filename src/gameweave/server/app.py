@@ -36,7 +36,7 @@ from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
 from .middleware import LimitMiddleware
-from .routes import account, advice, lobby, matches, ops, pages, tutorial
+from .routes import account, advice, lobby, matches, ops, pages, players, tutorial
 from .routes.pages import WEB_DIR
 from .settings import Settings
 from .ws import serve_socket
@@ -150,7 +150,7 @@ def create_app(
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    for routes in (lobby, matches, advice, tutorial, account, ops, pages):
+    for routes in (lobby, matches, advice, tutorial, account, players, ops, pages):
         app.include_router(routes.router)
 
     @app.websocket("/ws/{match_id}")

@@ -25,6 +25,7 @@ HTTP_STATUS = {
     "method_not_allowed": 405, "server_error": 500, "bad_name": 422, "unknown_language": 404,
     "hints_off": 409, "not_your_turn": 409, "not_a_tutorial": 409, "bad_username": 422, "bad_password": 422,
     "username_taken": 409, "bad_credentials": 401, "not_signed_in": 401, "cross_origin": 403,
+    "unknown_player": 404,
 }
 """HTTP status of each error code (PROTOCOL §3)."""
 
