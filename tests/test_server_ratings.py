@@ -105,7 +105,7 @@ def test_a_rated_deal_moves_both_ratings_once_and_shows_everywhere(app):
         assert g["chart"]["points"][0]["rating"] == g["rating"]
         (m,) = prof["matches"]
         assert m["match_id"] == mid and m["opponent"] == "Ben" and m["rated"] is True
-        assert m["deals"][0]["replay"] == f"/replay/{mid}/1?player=Ana"
+        assert m["deals"][0]["replay"] == f"/replay/{mid}/1?player=Ana&seat=1"
         for secret in (t1, t2, view["match"].get("watch_url", "").rsplit("/", 1)[-1] or t1):
             assert secret not in str(prof)
         # anyone (no token, no cookie) sees the finished deal step by step

@@ -29,6 +29,8 @@ from gameweave.storage.ratings import RatingStore
 from gameweave.storage.schema import rating_events
 from gameweave.tables import Table, hash_token, new_token
 
+from nodes import Cluster
+from pg import fresh_database
 from test_server_nodes import PG_ENV, REDIS_ENV, Seat, metric, play_steps
 
 pytestmark = [
@@ -37,7 +39,21 @@ pytestmark = [
     pytest.mark.nodes,
 ]
 
-from test_server_nodes import cluster, fresh_pg  # noqa: E402,F401  (the fixtures)
+
+
+@pytest.fixture
+def fresh_pg():
+    """A new, empty PostgreSQL database (dropped afterwards)."""
+    with fresh_database(os.environ[PG_ENV], "gw_rated") as url:
+        yield url
+
+
+@pytest.fixture
+def cluster(fresh_pg, tmp_path):
+    """Factory ``cluster(n)`` -> n more ready nodes on one database and one Redis prefix."""
+    c = Cluster(tmp_path, fresh_pg, os.environ[REDIS_ENV])
+    yield c.start
+    c.close()
 
 
 def rated_match(url: str, seed: int = 5) -> tuple[str, list[str], list[int]]:

@@ -18,7 +18,8 @@ LADDER_FILE = Path(__file__).resolve().parent / "ladder.json"
 def ladder() -> dict[str, Any]:
     """The measured ladder (``{}`` if the file is missing)."""
     try:
-        return json.loads(LADDER_FILE.read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(LADDER_FILE.read_text(encoding="utf-8"))
+        return data
     except (OSError, ValueError):
         return {}
 

@@ -4,10 +4,10 @@
 Adjacent levels (and beginner against intermediate, so the ladder is tied together
 twice) play :func:`~gameweave.arena.run_arena` deals, each twice with seats swapped;
 every game is one result (won 1, tablas ½, lost 0).  Every level starts at 1500 / 350 and
-all the games form **one** Glicko-2 rating period (``gameweave.storage.glicko.rate``,
-each level against its opponents' starting ratings), repeated until the ratings settle
-(each pass rates every level against the others' ratings of the previous pass, from
-the same start; the deviations are those of one period).  The result, with the command
+all the games form **one** Glicko-2 rating period (``gameweave.storage.glicko.rate``),
+solved by fixed-point passes: each pass rates every level from the start against the
+others' ratings and deviations of the previous pass, until they settle (20 passes).
+The result, with the command
 line, is written as JSON: the package ships it as ``bots/ladder.json``.
 """
 
@@ -29,7 +29,7 @@ def ladder_ratings(games: list[tuple[str, str, float]], passes: int = 20) -> dic
     """Glicko-2 ratings of the players of ``games`` (``(a, b, a's score)`` each) as one
     rating period, settled over ``passes`` passes (see the module); ``{name: {"rating",
     "rd"}}`` rounded to whole points."""
-    from ..storage.glicko import START, Glicko, rate
+    from ..storage.glicko import START, rate
 
     names = sorted({g[0] for g in games} | {g[1] for g in games})
     current = {n: START for n in names}

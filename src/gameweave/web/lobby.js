@@ -5,6 +5,7 @@
 import { hintsAgreement } from "./advice.js";
 import { api, forgetSeat, loadSeats, saveSeat } from "./api.js";
 import { openHelp } from "./help.js";
+import { seatRating } from "./rating.js";
 import { has, lang, t } from "./i18n.js";
 import { tutorialBanner } from "./tutorial.js";
 import { h, toast } from "./ui.js";
@@ -248,7 +249,7 @@ async function fillMatches(list) {
       "li", { class: `match-item ${m.status}${m.over ? " over" : ""}`, "data-match": m.match_id },
       h("div", { class: "match-main" },
         h("a", { href: `/table/${m.match_id}`, "data-nav": "" }, t("page.lobby.vs", { opp })),
-        " ", h("strong", { class: "match-state" }, won),
+        " ", seatRating(m, m.seat === 1 ? 2 : 1) || "", " ", h("strong", { class: "match-state" }, won),
         h("div", { class: "muted small" },
           when ? h("time", { datetime: m.created_at }, when) : "", when ? " · " : "",
           t("page.lobby.match_line", { rules: m.rules || "gameweave", format: formatWords(m), n: m.deal_number, balance }))),
@@ -279,7 +280,10 @@ export function renderLobby(main, { go }) {
   // The bots offered to people (GET /api/bots: random and the levels), each labelled
   // from the catalog; until the list comes, the usual one.
   const botLabel = (b) => (has(`page.bot_option.${b}`) ? t(`page.bot_option.${b}`) : t("page.bot.named", { bot: b }));
-  const botOptions = (names) => names.map((b) => h("option", { value: b }, botLabel(b)));
+  // each measured level with its ladder rating (GET /api/bots `ladder`, issue 20)
+  let ladder = {};
+  const botOptions = (names) => names.map((b) => h("option", { value: b, "data-testid": ladder[b] ? "rating" : null, "data-rules": ladder[b] ? "gameweave" : null,
+    "data-rating": ladder[b] ? String(ladder[b]) : null }, ladder[b] ? `${botLabel(b)} · ${ladder[b]}` : botLabel(b)));
   const botSelect = h("select", { id: "bot-select", "data-testid": "bot-select" }, botOptions(DEFAULT_BOTS));
   // The player's name (trimmed, 1-24 characters; empty: "Player 1"), remembered.
   const nameInput = h("input", { type: "text", id: "player-name", "data-testid": "name-input", maxlength: 96, autocomplete: "nickname",
@@ -356,6 +360,7 @@ export function renderLobby(main, { go }) {
       guided,
       h("section", { class: "panel hero" },
         h("div", { class: "hero-row" }, h("h1", {}, t("term.conquian")), h("span", { class: "hero-links" }, helpBtn,
+          h("a", { class: "btn", href: "/leaderboard", "data-nav": "", "data-testid": "leaderboard-link" }, t("page.leaderboard.link")),
           h("a", { class: "btn", href: "/account", "data-nav": "", "data-testid": "account-link" }, t("page.account.link")))),
         h("p", {}, t("page.lobby.intro")),
       ),
@@ -389,6 +394,7 @@ export function renderLobby(main, { go }) {
     const names = [...new Set(d.bots || [])];
     if (!names.length) return;
     const was = botSelect.value;
+    ladder = d.ladder || {};
     botSelect.replaceChildren(...botOptions(names));
     const pick = [saved.bot, was, DEFAULT_BOT].find((b) => names.includes(b));
     botSelect.value = pick || names[0];

@@ -6,6 +6,7 @@ all, as the record does; a deal still played has no replay)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Query
 
@@ -90,7 +91,7 @@ async def player(name: str, hub: HubDep) -> dict:
         out[-1].pop("ladder")
     for m in matches:
         for d in m["deals"]:
-            d["replay"] = (f"/replay/{m['match_id']}/{d['number']}?player={username}"
+            d["replay"] = (f"/replay/{m['match_id']}/{d['number']}?player={quote(username)}&seat={m['seat']}"
                            if d["status"] != "playing" else None)
     return {"username": username, "ratings": out, "matches": matches}
 
