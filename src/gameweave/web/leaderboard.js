@@ -20,7 +20,7 @@ function boardTable(d) {
     h("td", { class: "num wtl" }, t("page.leaderboard.wtl", { w: p.won, t: p.tablas, l: p.lost }))));
   return h("table", { class: "board", "data-testid": "leaderboard", "data-rules": d.rules },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("page.leaderboard.player")),
-      h("th", { scope: "col", class: "num" }, t("page.leaderboard.rating")), h("th", { scope: "col", class: "num" }, t("page.leaderboard.record")))),
+      h("th", { scope: "col", class: "num" }, t("page.leaderboard.rating")), h("th", { scope: "col", class: "num" }, h("abbr", { title: t("page.leaderboard.record_title") }, t("page.leaderboard.record"))))),
     h("tbody", {}, rows));
 }
 

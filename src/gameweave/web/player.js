@@ -6,14 +6,14 @@
 
 import { api } from "./api.js";
 import { drawChart } from "./chart.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { shortDate } from "./lobby.js";
 import { profileTitle, ratingBadge } from "./rating.js";
 import { h } from "./ui.js";
 
 function streakText(n) {
-  if (n > 0) return t("page.player.streak_won", { n });
-  if (n < 0) return t("page.player.streak_lost", { n: -n });
+  if (n > 0) return tn("page.player.streak_won", n);
+  if (n < 0) return tn("page.player.streak_lost", -n);
   return t("page.player.streak_none");
 }
 
@@ -48,7 +48,7 @@ function matchesBlock(matches) {
       h("strong", {}, t("page.lobby.vs", { opp: m.opponent ? (m.bot ? t(`page.bot_option.${m.opponent}`) : m.opponent) : t("page.player.anonymous") })),
       " ", h("span", { class: "chip small" }, m.rated ? t("page.player.rated") : t("page.player.casual")),
       h("div", { class: "muted small" }, shortDate(m.created_at), " · ", profileTitle(m.rules))),
-    h("ol", { class: "deal-links" }, m.deals.map((d) => h("li", {},
+    h("ul", { class: "deal-links plain" }, m.deals.map((d) => h("li", {},
       d.replay ? h("a", { href: d.replay, "data-nav": "", "data-testid": "profile-replay" }, t("page.player.deal", { n: d.number }), " — ", resultWords(m, d))
         : h("span", {}, t("page.player.deal", { n: d.number }), " — ", resultWords(m, d))))))));
 }

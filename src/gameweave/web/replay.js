@@ -114,18 +114,19 @@ function dealLinks(matchId, dealNo, deals) {
 /** The replay page: its title, the deal links, the `controls`, the step's words, the
  * download and back links and the `analysis` (its control and graph); the board; the
  * move list (every step, always; the current one marked). */
-function replayLayout({ matchId, dealNo, oppName, deals, href, controls, stepText, moves, board, analysis }) {
+function replayLayout({ matchId, dealNo, oppName, deals, href, controls, stepText, moves, board, analysis, visitor = null }) {
   return h("div", { class: "table-page replay" },
     h("div", { class: "board-wrap" },
       h("section", { class: "panel" },
-        h("h1", {}, t("page.replay.title", { n: dealNo, opp: oppName })),
+        h("h1", {}, visitor ? t("page.replay.title_visitor", { n: dealNo, who: visitor, opp: oppName }) : t("page.replay.title", { n: dealNo, opp: oppName })),
         dealLinks(matchId, dealNo, deals),
         controls,
         stepText,
         h("p", { class: "muted small" }, t("page.replay.keys")),
         h("p", {},
           h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, t("page.replay.download")), " ",
-          h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
+          visitor ? h("a", { class: "btn", href: `/player/${encodeURIComponent(visitor)}`, "data-nav": "" }, t("page.replay.back_profile"))
+            : h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
         analysis),
       board),
     h("aside", { class: "panel log" }, h("h2", {}, t("page.table.moves")), moves));
@@ -269,7 +270,7 @@ export function openReplay(main, matchId, dealNo) {
       analysis = !mine.token ? { el: "", setStep() {}, run() {} } : analyzeControl({ matchId, token: mine.token, dealNo, moves, names: (s) => seatName(s),
         go: (k) => { stopAutoplay(); show(k); } });
       main.replaceChildren(replayLayout({ matchId, dealNo, oppName, deals: Number(d.deals) || dealNo,
-        href: downloadHref(d), controls, stepText, moves, board, analysis: analysis.el }));
+        href: downloadHref(d), controls, stepText, moves, board, analysis: analysis.el, visitor: mine.token ? null : mine.player }));
       document.addEventListener("keydown", onKey);
       show(/^[0-9]{1,4}$/.test(asked.get("step") || "") ? Number(asked.get("step")) : 0);
       if (asked.get("analyse") === "1") analysis.run();
