@@ -166,3 +166,18 @@ def test_the_leaderboard_asks_for_a_profile_that_exists_and_lists_the_bot_ladder
         assert view["match"]["players"]["2"]["rating"]["rating"] == ladder["master"]
         assert view["match"]["players"]["2"]["rating"]["ladder"] is True
         assert view["match"]["players"]["1"]["rating"] is None
+
+
+def test_a_rated_match_closed_as_abandoned_costs_the_seat_that_did_not_move(app):
+    with TestClient(app) as c:
+        mid, t1, t2 = _match(c, rated=True)
+        _sign_up(app, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
+        _sign_up(app, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
+        hub = c.app.state.hub
+        table = c.portal.call(hub.table, mid)
+        laggard = table.state.to_act + 1
+        assert c.portal.call(lambda: hub.close_abandoned(time.time() + 8 * 86400)) == 1
+        rows = _wait(lambda: len(_board(c)) == 2 and _board(c))
+        lost = {r["username"]: r["lost"] for r in rows}
+        assert lost == {"Ana": int(laggard == 1), "Ben": int(laggard == 2)}
+        assert c.portal.call(hub.ratings.sweep) == 0  # applied once: nothing left

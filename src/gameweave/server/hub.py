@@ -37,7 +37,7 @@ from .room import MatchRoom, RoomView
 from .seats import Seats, invite_problem
 from .settings import MAX_FRAME
 from .steps import Act, ChangePath, NextDeal, Resign
-from .sweeps import Sweeps
+from .sweeps import ABANDON_SWEEP_S, Sweeps
 from .sync import Sync
 
 log = logging.getLogger("gameweave.server")
@@ -164,8 +164,9 @@ class Hub:
         self._tasks = [asyncio.create_task(self.sweeps.idle_loop()), asyncio.create_task(self.sweeps.presence_loop())]
         try:
             await self.ratings.sweep()
-        except Exception as exc:  # a database hiccup: the next start (or node) applies them
+        except Exception as exc:  # a database hiccup: the periodic sweep applies them
             log.error("ratings sweep at start-up: %s", type(exc).__name__)
+        self._tasks.append(asyncio.create_task(self.ratings.loop(ABANDON_SWEEP_S)))
         for match_id in await self.db.run(self.store.bot_matches_in_play):
             await self.room(match_id)
 

@@ -7,7 +7,8 @@ through :meth:`~gameweave.storage.ratings.RatingStore.apply_deal`, whose rating 
 (key: match, deal, account) are written in the transaction that updates the ratings, so
 only the first application changes anything.  At start-up :meth:`Ratings.sweep` applies
 every ended rated deal that has no event yet (a node killed between a deal's end and its
-update loses nothing).  A match closed as abandoned applies its deal in play (lost by the
+update loses nothing), and again every 10 minutes (a failed application is retried).
+A match closed as abandoned applies its deal in play (lost by the
 seat whose decision was pending).
 
 After an application the room's table gets the players' new ratings
@@ -102,6 +103,17 @@ class Ratings:
         for match_id, number in await self.db.run(self.store.pending):
             count += await self.apply(match_id, number)
         return count
+
+    async def loop(self, period_s: float) -> None:
+        """Run :meth:`sweep` every ``period_s`` seconds (an application that failed —
+        a database hiccup — is retried; several nodes sweeping at once apply each deal
+        once all the same)."""
+        while True:
+            await asyncio.sleep(period_s)
+            try:
+                await self.sweep()
+            except Exception as exc:  # pragma: no cover - never stop sweeping
+                log.error("ratings sweep: %s", type(exc).__name__)
 
     async def _apply_and_show(self, room: MatchRoom, number: int) -> None:
         await self.apply(room.match_id, number)
