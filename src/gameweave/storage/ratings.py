@@ -5,7 +5,7 @@ database threads).
 
 **Exactly once.**  :meth:`RatingStore.apply_deal` reads the deal's result from the
 database (never from a node's memory) and, in **one** transaction, locks both players'
-rating rows (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite has one writer), checks that
+rating rows (an ``UPDATE`` first: row locks on PostgreSQL, the write lock on SQLite), checks that
 the deal has no rating event yet, writes one event per account (primary key ``(match,
 deal, account)``) and the two new ratings.  Two nodes applying the same deal at once:
 the second waits for the first's row locks, then finds its events (or fails on their
@@ -75,6 +75,10 @@ class DealResult:
     score_one: float
 
 
+class _Applied(Exception):
+    """The deal's rating events are there already."""
+
+
 def _score_one(status: str, winner: int | None, abandoned_by: int | None) -> float | None:
     """Seat 1's score of a deal (1 / 0.5 / 0), or None while it has no result."""
     if status == "won" and winner in (0, 1):
@@ -133,7 +137,7 @@ class RatingStore:
         try:
             with self.engine.begin() as conn:
                 return self._apply(conn, match_id, number, res)
-        except IntegrityError:  # another writer's events came first
+        except (IntegrityError, _Applied):  # another writer's events came first
             return False
 
     def _ensure(self, account_id: int, rules: str) -> None:
@@ -153,13 +157,17 @@ class RatingStore:
 
     def _apply(self, conn: Connection, match_id: str, number: int, res: DealResult) -> bool:
         one, two = res.account_ids
+        # write first: both rows are locked (PostgreSQL) and SQLite's write lock is taken
+        # before anything is read, so no other writer can slip in between read and write
+        conn.execute(update(ratings).where(ratings.c.account_id.in_([one, two]), ratings.c.rules == res.rules)
+                     .values(updated_at=_now()))
         rows = {r.account_id: r for r in conn.execute(
             select(ratings).where(ratings.c.account_id.in_([one, two]), ratings.c.rules == res.rules)
             .order_by(ratings.c.account_id).with_for_update()).all()}
         done = conn.execute(select(rating_events.c.account_id).where(
             rating_events.c.match_id == match_id, rating_events.c.deal_number == number)).first()
         if done is not None:
-            return False
+            raise _Applied()  # rolls the transaction back: nothing changes
         before = [Glicko(rows[a].rating, rows[a].rd, rows[a].vol) for a in (one, two)]
         after = rate_deal(before[0], before[1], res.score_one)
         now = _now()
@@ -223,8 +231,8 @@ class RatingStore:
                                 .order_by(ratings.c.rules)).all()
         return [_rating(r) for r in rows]
 
-    def history(self, account_id: int, limit: int = HISTORY_POINTS) -> list[dict]:
-        """The account's rating events, oldest first (the newest ``limit`` per call):
+    def history(self, account_id: int, rules: str, limit: int = HISTORY_POINTS) -> list[dict]:
+        """The account's rating events in profile ``rules``, oldest first (the newest ``limit``):
         ``{"rules", "match_id", "deal", "score", "rating", "rd", "opponent", "at"}``
         (``opponent`` is the other account's name, or None once it was deleted)."""
         other = accounts.alias("other")
@@ -232,7 +240,7 @@ class RatingStore:
             rows = conn.execute(
                 select(rating_events, other.c.username.label("opponent"))
                 .join(other, other.c.id == rating_events.c.opponent_id)
-                .where(rating_events.c.account_id == account_id)
+                .where(rating_events.c.account_id == account_id, rating_events.c.rules == rules)
                 .order_by(rating_events.c.at.desc(), rating_events.c.deal_number.desc()).limit(limit)).all()
         return [{"rules": r.rules, "match_id": r.match_id, "deal": r.deal_number, "score": r.score,
                  "rating": round(r.rating_after), "rd": round(r.rd_after), "opponent": r.opponent,

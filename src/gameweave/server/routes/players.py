@@ -78,11 +78,10 @@ async def player(name: str, hub: HubDep) -> dict:
     account_id, username = await _account(hub, name)
     store = hub.ratings.store
     rated = await hub.db.run(store.ratings_of, account_id)
-    history = await hub.db.run(store.history, account_id)
     matches = await hub.db.run(store.recent_matches, account_id)
     out = []
     for r in rated:
-        mine = [h for h in history if h["rules"] == r.rules]
+        mine = await hub.db.run(store.history, account_id, r.rules)
         shown = r.shown()
         out.append({**shown, "deals": r.deals, "won": r.won, "tablas": r.tablas, "lost": r.lost, "streak": r.streak,
                     "history": [{k: h[k] for k in ("match_id", "deal", "score", "rating", "rd", "opponent", "at")}
