@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from gameweave.accounts import Passwords
 from gameweave.server import create_app
+from gameweave.server.frame_schemas import StateFrame
 
 ORIGIN = {"Origin": "http://testserver"}
 LIGHT = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
@@ -92,6 +93,7 @@ def test_a_rated_deal_moves_both_ratings_once_and_shows_everywhere(app):
         assert [r["won"] + r["lost"] for r in _board(c)] == [1, 1]  # once
         # the seat's frame carries both ratings (loaded with the table, refreshed after the deal)
         view = c.get(f"/api/matches/{mid}/view", headers={"Authorization": f"Bearer {t1}"}).json()
+        StateFrame.model_validate(view)  # the frame's model names the rating's fields
         shown = view["match"]["players"]
         assert shown["1"]["rating"] == {"rules": "gameweave", "rating": rows[0]["rating"], "rd": rows[0]["rd"],
                                         "provisional": True, "ladder": False}
