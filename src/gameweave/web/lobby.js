@@ -5,7 +5,7 @@
 import { hintsAgreement } from "./advice.js";
 import { api, forgetSeat, loadSeats, saveSeat } from "./api.js";
 import { openHelp } from "./help.js";
-import { seatRating } from "./rating.js";
+import { botOption, seatRating } from "./rating.js";
 import { has, lang, t } from "./i18n.js";
 import { tutorialBanner } from "./tutorial.js";
 import { h, toast } from "./ui.js";
@@ -280,10 +280,8 @@ export function renderLobby(main, { go }) {
   // The bots offered to people (GET /api/bots: random and the levels), each labelled
   // from the catalog; until the list comes, the usual one.
   const botLabel = (b) => (has(`page.bot_option.${b}`) ? t(`page.bot_option.${b}`) : t("page.bot.named", { bot: b }));
-  // each measured level with its ladder rating (GET /api/bots `ladder`, issue 20)
-  let ladder = {};
-  const botOptions = (names) => names.map((b) => h("option", { value: b, "data-testid": ladder[b] ? "rating" : null, "data-rules": ladder[b] ? "gameweave" : null,
-    "data-rating": ladder[b] ? String(ladder[b]) : null }, ladder[b] ? `${botLabel(b)} · ${ladder[b]}` : botLabel(b)));
+  // each measured level with its ladder rating beside the name (GET /api/bots `ladder`, issue 20)
+  const botOptions = (names, ladder = {}) => names.map((b) => botOption(b, botLabel(b), ladder[b]));
   const botSelect = h("select", { id: "bot-select", "data-testid": "bot-select" }, botOptions(DEFAULT_BOTS));
   // The player's name (trimmed, 1-24 characters; empty: "Player 1"), remembered.
   const nameInput = h("input", { type: "text", id: "player-name", "data-testid": "name-input", maxlength: 96, autocomplete: "nickname",
@@ -394,8 +392,7 @@ export function renderLobby(main, { go }) {
     const names = [...new Set(d.bots || [])];
     if (!names.length) return;
     const was = botSelect.value;
-    ladder = d.ladder || {};
-    botSelect.replaceChildren(...botOptions(names));
+    botSelect.replaceChildren(...botOptions(names, d.ladder || {}));
     const pick = [saved.bot, was, DEFAULT_BOT].find((b) => names.includes(b));
     botSelect.value = pick || names[0];
   }).catch(() => {});

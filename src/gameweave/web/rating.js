@@ -28,3 +28,10 @@ export function seatRating(m, seat) {
 export function profileTitle(name) {
   return has(`profile.${name}.title`) ? t(`profile.${name}.title`) : name;
 }
+
+/** A bot choice's `<option>` for bot `b` labelled `label`, with the level's ladder rating
+ * `rating` beside the name when it was measured (data-testid rating, data-rating). */
+export function botOption(b, label, rating) {
+  const attrs = rating ? { "data-testid": "rating", "data-rules": "gameweave", "data-rating": String(rating) } : {};
+  return h("option", { value: b, ...attrs }, rating ? `${label} · ${rating}` : label);
+}
