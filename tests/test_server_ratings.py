@@ -183,3 +183,34 @@ def test_a_rated_match_closed_as_abandoned_costs_the_seat_that_did_not_move(app)
         lost = {r["username"]: r["lost"] for r in rows}
         assert lost == {"Ana": int(laggard == 1), "Ben": int(laggard == 2)}
         assert c.portal.call(hub.ratings.sweep) == 0  # applied once: nothing left
+
+
+def test_a_new_rated_match_shows_the_players_ratings_once_a_seat_attaches(app):
+    from gameweave.storage.accounts import AccountStore, SeatLink
+    from gameweave.storage.ratings import RatingStore
+
+    with TestClient(app) as c:
+        mid, t1, t2 = _match(c, rated=True)
+        _sign_up(app, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
+        _sign_up(app, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
+        _resign_deal(c, mid, 2, t2)
+        rows = _wait(lambda: len(_board(c)) == 2 and _board(c))
+        # a second rated match, its seats joined to the accounts after it was made (as an
+        # open table's or the queue's seats are)
+        new, n1, n2 = _match(c, rated=True)
+        store = c.app.state.hub.store
+        acc = AccountStore(store.engine)
+        ids = {}
+        for seat, (name, token) in enumerate((("ana", n1), ("ben", n2)), 1):
+            ids[name] = RatingStore(store.engine).account_of(name)[0]
+            assert acc.link_seats(ids[name], [SeatLink(new, seat, token)]) == 1
+        with c.websocket_connect(f"/ws/{new}") as ws:
+            ws.send_json({"type": "hello", "seat": 1, "token": n1})
+            while (f := ws.receive_json())["type"] != "state" or f["match"]["players"]["2"]["rating"] is None:
+                pass
+        assert f["match"]["players"]["1"]["rating"]["rating"] == rows[0]["rating"]
+        assert f["match"]["players"]["2"]["rating"]["rating"] == rows[1]["rating"]
+        # the queue's rating_of (issue 20, item 3): the rating, or 1500 before any rated deal
+        rs = RatingStore(store.engine)
+        assert round(rs.rating_of(ids["ana"], "gameweave")) == rows[0]["rating"]
+        assert rs.rating_of(ids["ana"], "classic") == 1500.0

@@ -331,6 +331,7 @@ class Hub:
             room.announce()
             self.sync.publish_people(room.match_id, {"kind": "hello", "seat": conn.seat, "gen": conn.gen})
         self.bots.wake(room)
+        self.ratings.attached(room)
 
     async def detach(self, conn: Connection) -> None:
         """Forget ``conn`` and tell the opponent the seat left."""

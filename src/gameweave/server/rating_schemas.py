@@ -1,5 +1,5 @@
 """Wire schemas of the ratings, leaderboard and player routes (issue 20,
-``routes/players.py``; PROTOCOL §3.16 and §3.17)."""
+``routes/players.py``; PROTOCOL §3.18 and §3.19)."""
 
 from __future__ import annotations
 

@@ -115,8 +115,20 @@ class Ratings:
             except Exception as exc:  # pragma: no cover - never stop sweeping
                 log.error("ratings sweep: %s", type(exc).__name__)
 
+    def attached(self, room: MatchRoom) -> None:
+        """A seat's socket attached: read the players' ratings again in the background
+        (a seat may have joined an account since the table was loaded or made), once per
+        socket, never per frame."""
+        table = room.table
+        if table is not None and table.opponent == "friend":
+            self._spawn(self._show(room))
+
     async def _apply_and_show(self, room: MatchRoom, number: int) -> None:
         await self.apply(room.match_id, number)
+        await self._show(room)
+
+    async def _show(self, room: MatchRoom) -> None:
+        """Put the players' current ratings on the room's table; announce if they changed."""
         shown = [r.shown() if r is not None else None
                  for r in await self.db.run(self.store.of_match, room.match_id)]
         async with room.lock:

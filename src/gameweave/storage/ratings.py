@@ -206,6 +206,15 @@ class RatingStore:
         with self.engine.connect() as conn:
             return of_match(conn, match_id)
 
+    def rating_of(self, account_id: int, rules: str) -> float:
+        """The account's rating in ``rules`` (rating points), 1500 before its first rated
+        deal there: the quick-match queue pairs by it (issue 20, item 3's
+        ``rating_of(account_id, rules)``)."""
+        with self.engine.connect() as conn:
+            got = conn.execute(select(ratings.c.rating).where(
+                ratings.c.account_id == account_id, ratings.c.rules == rules, ratings.c.deals > 0)).scalar()
+        return float(got) if got is not None else START.rating
+
     def leaderboard(self, rules: str, limit: int = 100) -> list[tuple[str, Rating]]:
         """``(username, rating)`` of live accounts rated in ``rules``, best first
         (established players before provisional ones, then by rating)."""

@@ -1,5 +1,5 @@
-"""Ratings, the leaderboard and players' public profiles (issue 20; PROTOCOL §3.16,
-§3.17).  Nothing here needs an account or a seat token, and nothing private is given:
+"""Ratings, the leaderboard and players' public profiles (issue 20; PROTOCOL §3.18,
+§3.19).  Nothing here needs an account or a seat token, and nothing private is given:
 no token, no seat secret, no card of a live deal (a finished deal's replay reveals it
 all, as the record does; a deal still played has no replay)."""
 
