@@ -115,7 +115,7 @@ def test_a_name_of_24_characters_and_markup_is_kept_as_text(tmp_path, table_serv
     s1 = ws_seat(client, m["match_id"], 1, m["token"])
     assert s1.state["match"]["players"]["1"]["name"] == name
     assert s1.state["match"]["players"]["2"] == {"name": None, "kind": "bot", "bot": "random", "online": True,
-                                                 "away": False, "ready": True}
+                                                 "away": False, "ready": True, "rating": None}
 
 
 # ---------------------------------------------------------------------------- paces

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from gameweave.bots import level_names
+from gameweave.bots.ladder import ladder_rating
 
 from test_table_page import ENABLED, RESULT, _click_action, _legal
 
@@ -20,7 +21,8 @@ def test_api_bots_lists_random_and_the_levels_and_old_names_still_play(live_serv
     import httpx
 
     with httpx.Client(base_url=live_server.url) as c:
-        assert c.get("/api/bots").json() == {"bots": ["random", *level_names()]}
+        ladder = {lv: ladder_rating(lv)["rating"] for lv in level_names()}  # measured ladder (issue 20)
+        assert c.get("/api/bots").json() == {"bots": ["random", *level_names()], "ladder": ladder}
         assert level_names() == ["beginner", "casual", "intermediate", "master"]
         for old in ("greedy", "search", "master"):
             r = c.post("/api/matches", json={"opponent": "bot", "bot": old})
@@ -30,11 +32,13 @@ def test_api_bots_lists_random_and_the_levels_and_old_names_still_play(live_serv
 def test_the_lobby_offers_the_levels_by_name_and_remembers(new_context):
     page = new_context().new_page()
     page.goto("/")
-    page.wait_for_selector("[data-testid=bot-select] option[value=master]", state="attached")
+    page.wait_for_selector("[data-testid=bot-select] option[value=master][data-rating]", state="attached")
     opts = page.eval_on_selector_all("[data-testid=bot-select] option", "os => os.map(o => [o.value, o.textContent])")
     assert [v for v, _ in opts] == ["random", "beginner", "casual", "intermediate", "master"]
     labels = dict(opts)
-    assert labels["beginner"] == "Beginner" and labels["master"] == "Master"
+    # each level with its measured ladder rating (issue 20)
+    assert labels["beginner"] == f"Beginner · {ladder_rating('beginner')['rating']}"
+    assert labels["master"] == f"Master · {ladder_rating('master')['rating']}" and labels["random"] == "Random — plays any legal move"
     assert not any("-" in v or v in ("noisy", "greedy", "search") for v, _ in opts)
     assert page.input_value("[data-testid=bot-select]") == "intermediate"  # nothing remembered yet
     page.select_option("[data-testid=bot-select]", "master")
@@ -57,9 +61,10 @@ def test_the_lobby_offers_the_levels_by_name_and_remembers(new_context):
 def test_the_lobby_in_spanish_names_the_levels(new_context):
     page = new_context(locale="es-MX").new_page()
     page.goto("/")
-    page.wait_for_selector("[data-testid=bot-select] option[value=master]", state="attached")
+    page.wait_for_selector("[data-testid=bot-select] option[value=master][data-rating]", state="attached")
     labels = dict(page.eval_on_selector_all("[data-testid=bot-select] option", "os => os.map(o => [o.value, o.textContent])"))
-    assert labels["beginner"] == "Principiante" and labels["master"] == "Maestro"
+    assert labels["beginner"] == f"Principiante · {ladder_rating('beginner')['rating']}"
+    assert labels["master"] == f"Maestro · {ladder_rating('master')['rating']}"
 
 
 def test_lobby_problem_messages_follow_the_typing(new_context):

@@ -38,7 +38,7 @@ from .metrics import Metrics
 from .middleware import LimitMiddleware
 from .lobby import Lobby
 from .lobbyws import serve_lobby
-from .routes import account, account_matches, advice, lobby, matches, open as open_tables, ops, pages, tutorial
+from .routes import account, account_matches, advice, lobby, matches, open as open_tables, ops, pages, players, tutorial
 from .routes.pages import WEB_DIR
 from .settings import Settings
 from .ws import serve_socket
@@ -113,7 +113,8 @@ def create_app(
             :class:`Settings`: ``redis_url``, ``redis_prefix``, ``node_id``,
             ``http_burst``, ``ws_rate``, ``hello_timeout``, ``idle_evict_s`` …).
         rating_of: ``(account_id, rules) -> float``, the ratings the queue pairs by
-            (:mod:`~gameweave.server.lobby`; default 1500 for everyone).
+            (:mod:`~gameweave.server.lobby`; default the stored Glicko-2 ratings, 1500 before
+            any rated deal).
 
     The database is opened (and migrated, under a lock on PostgreSQL so that nodes may
     start together) at once; Redis is connected at start-up.  ``app.state.hub`` holds the
@@ -133,7 +134,9 @@ def create_app(
     hub.metrics = metrics
 
     accounts = build_accounts(settings, store, hub)
-    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of, away_s=settings.open_away_s)
+    # the queue pairs by the ratings the hub keeps (a test may give its own)
+    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of or hub.ratings.store.rating_of,
+                                     away_s=settings.open_away_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # Redis first; then bot matches left mid-move continue
@@ -159,7 +162,7 @@ def create_app(
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
-    for routes in (lobby, matches, advice, tutorial, account, account_matches, open_tables, ops, pages):
+    for routes in (lobby, matches, advice, tutorial, account, account_matches, open_tables, players, ops, pages):
         app.include_router(routes.router)
 
     _add_sockets(app, hub, meet, settings)

@@ -28,6 +28,7 @@ HTTP_STATUS = {
     "seat_not_held": 404,
     "seat_taken": 409, "table_gone": 404, "account_needed": 401, "own_table": 409, "too_many_tables": 409,
     "already_queued": 409, "unknown_ticket": 404,
+    "unknown_player": 404,
 }
 """HTTP status of each error code (PROTOCOL §3).  ``seat_taken`` and ``table_gone`` are
 raised by the lobby service; the sit route answers them as ``200 {"seated": false,

@@ -40,6 +40,18 @@ class Stakes(_Out):
     tablas_stake: Literal["double", "carry"]
 
 
+class ShownRating(_Out):
+    """A rating shown beside a name (issue 20): the profile it is for, the Glicko-2
+    rating and deviation (whole points), ``provisional`` (deviation above 110) and
+    ``ladder`` (a bot level's measured ladder rating, ``gameweave ladder``)."""
+
+    rules: str
+    rating: int
+    rd: int
+    provisional: bool
+    ladder: bool = False
+
+
 class Player(_Out):
     """Who plays a seat and how they are now (``match.players``, issue 10)."""
 
@@ -49,6 +61,7 @@ class Player(_Out):
     online: bool
     away: bool
     ready: bool
+    rating: ShownRating | None = None
 
 
 class Clock(_Out):
@@ -328,6 +341,7 @@ class ReplayOut(RecordDownload):
 
 
 __all__ = [
+    "ShownRating",
     "BotOpponent", "Choice", "Clock", "DealOut", "DealResult", "EventOut", "MatchInfo", "PersonOpponent", "Player",
     "Progress", "PublicViewOut", "RecordDownload", "RecordOut", "Reveal", "ReplayOut", "SeatPlayer", "SeatViewOut",
     "SnapshotOut", "SnapshotSeat", "SpectatorViewOut", "Stakes", "StateFrame", "Summary", "TimedOut",

@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from ..bots.ladder import ladder_rating
 from ..engine import GameRecord, GameState, SeatView, seat_view, spectator_view
 from ..tables import Table, TableError, deck_text, progress, seat_choices
 
@@ -57,16 +58,19 @@ def seats_info(table: Table) -> dict[str, dict[str, Any]]:
 def players(table: Table, online: Sequence[bool] = (False, False)) -> dict[str, dict[str, Any]]:
     """The ``match.players`` object: per seat ``name`` (or None), ``kind``, ``bot``,
     ``online`` (given by the server: socket open and heard from lately; a bot is
-    always online), ``away`` (two timeouts in a row) and ``ready`` (moved on from
-    the finished deal, or a bot)."""
+    always online), ``away`` (two timeouts in a row), ``ready`` (moved on from
+    the finished deal, or a bot) and ``rating`` (issue 20: ``{"rules", "rating", "rd",
+    "provisional", "ladder"}`` of the seat's account, a bot level's measured ladder
+    rating, or None; loaded with the table, never a database call per frame)."""
     info = seats_info(table)
     out = {}
     for s in (0, 1):
         person = table.has_person(s)
+        rating = table.ratings[s] if person else ladder_rating(table.bot)
         out[str(s + 1)] = {
             "name": table.names[s], "kind": info[str(s + 1)]["kind"], "bot": info[str(s + 1)]["bot"],
             "online": bool(online[s]) if person else True, "away": table.away[s] if person else False,
-            "ready": table.ready[s] or not person,
+            "ready": table.ready[s] or not person, "rating": rating,
         }
     return out
 

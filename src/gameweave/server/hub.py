@@ -25,17 +25,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..storage import Store
+from ..storage.ratings import RatingStore
 from ..tables import Table, TableError, is_phrase, secure_deck
 from ..tables.timeouts import TimeoutPolicy
 from .botrunner import BotRunner, Bots
 from .connection import Connection
 from .database import Database
 from .middleware import TokenBucket
+from .ratings import Ratings
 from .room import MatchRoom, RoomView
 from .seats import Seats, invite_problem
 from .settings import MAX_FRAME
 from .steps import Act, ChangePath, NextDeal, Resign
-from .sweeps import Sweeps
+from .sweeps import ABANDON_SWEEP_S, Sweeps
 from .sync import Sync
 
 log = logging.getLogger("gameweave.server")
@@ -100,6 +102,8 @@ class Hub:
         self.seats = Seats(self.db, self.sync, self.bots.names, self._deal, self._open, self.room, clock_scale)
         self.sweeps = Sweeps(self.db, bus, self.rooms, self.forget, self.room, idle_evict_s=idle_evict_s,
                              abandon_after_days=abandon_after_days, presence_sweep_s=presence_sweep_s)
+        self.ratings = Ratings(self.db, RatingStore(store.engine))
+        self.sweeps.abandoned = lambda table: self.ratings.abandoned(self.rooms.get, table)
         self.metrics = metrics
 
     # ------------------------------------------------------------------ shared state
@@ -110,7 +114,7 @@ class Hub:
 
     @metrics.setter
     def metrics(self, metrics: Any) -> None:
-        self._metrics = self.sync.metrics = self.path.metrics = self.bots.metrics = metrics
+        self._metrics = self.sync.metrics = self.path.metrics = self.bots.metrics = self.ratings.metrics = metrics
 
     @property
     def tables(self) -> Mapping[str, Table]:
@@ -129,6 +133,7 @@ class Hub:
 
     def _after(self, room: MatchRoom) -> None:
         self.bots.wake(room)
+        self.ratings.check(room)
 
     def _deal(self) -> tuple[tuple[int, ...], str, bool]:
         got = tuple(self.deck_source())
@@ -138,6 +143,7 @@ class Hub:
         room = MatchRoom(table, clock_scale=self.clock_scale, presence_timeout_s=self.presence_timeout_s,
                          on_timeout=self.path.timeout)
         self.rooms[table.match_id] = room
+        self.ratings.opened(room)
         return room
 
     def _open(self, table: Table) -> MatchRoom:
@@ -148,12 +154,19 @@ class Hub:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
-        """Start the sweeps and (with a bus) the subscription to other nodes, then wake
-        the bots of matches whose bot was to act when the servers stopped.  Raises
-        :class:`~gameweave.server.bus.BusError` if Redis cannot be reached."""
+        """Start the sweeps and (with a bus) the subscription to other nodes, apply the
+        rated deals that ended with no rating update (a node stopped in between, issue
+        20), then wake the bots of matches whose bot was to act when the servers
+        stopped.  Raises :class:`~gameweave.server.bus.BusError` if Redis cannot be
+        reached."""
         if self.bus is not None:
             await self.bus.start(self.sync.on_event, self.sync.resync)
         self._tasks = [asyncio.create_task(self.sweeps.idle_loop()), asyncio.create_task(self.sweeps.presence_loop())]
+        try:
+            await self.ratings.sweep()
+        except Exception as exc:  # a database hiccup: the periodic sweep applies them
+            log.error("ratings sweep at start-up: %s", type(exc).__name__)
+        self._tasks.append(asyncio.create_task(self.ratings.loop(ABANDON_SWEEP_S)))
         for match_id in await self.db.run(self.store.bot_matches_in_play):
             await self.room(match_id)
 
@@ -318,6 +331,7 @@ class Hub:
             room.announce()
             self.sync.publish_people(room.match_id, {"kind": "hello", "seat": conn.seat, "gen": conn.gen})
         self.bots.wake(room)
+        self.ratings.attached(room)
 
     async def detach(self, conn: Connection) -> None:
         """Forget ``conn`` and tell the opponent the seat left."""

@@ -19,7 +19,8 @@ queue (PROTOCOL §3.15-§3.17).  The routes are ``routes/open.py``; the tables a
 * **Rated play** needs an account on both sides: a guest's open table and queue entry
   are casual, and a guest cannot sit at a rated table.  Ratings come from the injected
   ``rating_of(account_id, rules) -> float`` (a coroutine function, or a plain function
-  run on a database thread); until the ratings store is merged it is
+  run on a database thread): the app gives the ratings store's
+  (:meth:`~gameweave.storage.ratings.RatingStore.rating_of`); without one,
   :func:`default_rating` (1500 for everyone).
 """
 
@@ -68,7 +69,7 @@ MAX_WAITING = {"address": 4, "account": 1}
 
 
 def default_rating(account_id: int, rules: str) -> float:
-    """The rating every account has until the ratings store is merged: 1500."""
+    """The rating of every account when no ratings are given (a bare Lobby): 1500."""
     return DEFAULT_RATING
 
 

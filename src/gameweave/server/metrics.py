@@ -57,6 +57,16 @@ class Metrics:
                                 ["node", "reason"], registry=r)
         for reason in RELOAD_REASONS:  # every reason shows, at 0 until it happens
             self._reloads.labels(node, reason)
+        self._rated = Counter("gameweave_rated_deals", "Rated deals this node tried to apply to the ratings",
+                              ["node", "outcome"], registry=r)
+        for outcome in ("applied", "already"):
+            self._rated.labels(node, outcome)
+
+    def rated_deal(self, outcome: str) -> None:
+        """Count one application of a rated deal that ended (issue 20): ``applied`` (this
+        node updated the ratings) or ``already`` (another node or an earlier call did,
+        or it is not a rated deal between two accounts: nothing changed)."""
+        self._rated.labels(self.node, outcome).inc()
 
     def refusal(self, code: str) -> None:
         """Count one refusal with error ``code``."""

@@ -46,6 +46,8 @@ class MatchRoom:
         bot, bot_task: the bot playing seat 2 here, and its task.
         last_phrase: per seat, monotonic time of its last quick phrase.
         seq: the last per-match sequence number seen on the bus, or None.
+        rated_seen: numbers of the deals whose end this node has seen (and applied to
+            the ratings, or left to the start-up sweep), issue 20.
     """
 
     def __init__(self, table: Table, *, clock_scale: float = 1.0, presence_timeout_s: float = 12.0,
@@ -61,6 +63,7 @@ class MatchRoom:
         self.bot_task: asyncio.Task | None = None
         self.last_phrase: dict[int, float] = {}
         self.seq: int | None = None
+        self.rated_seen: set[int] = set()
         self.closed = False
         self._on_timeout = on_timeout
 

@@ -127,9 +127,11 @@ def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 class BotList(BaseModel):
     """``GET /api/bots``: the bots offered to people, ``random`` then the levels weakest
-    first (``beginner``, ``casual``, ``intermediate``, ``master``)."""
+    first (``beginner``, ``casual``, ``intermediate``, ``master``); ``ladder``: each
+    measured level's ladder rating (issue 20, ``gameweave ladder``; whole points)."""
 
     bots: list[str]
+    ladder: dict[str, int] = {}
 
 
 class SeatCreated(BaseModel):

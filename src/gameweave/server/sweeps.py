@@ -46,6 +46,8 @@ class Sweeps:
         self.idle_evict_s, self.abandon_after_days = idle_evict_s, abandon_after_days
         self.presence_sweep_s = presence_sweep_s
         self.closing = False
+        self.abandoned: Callable[[Table], None] | None = None
+        """Called with a table just closed as abandoned (the hub applies its ratings)."""
 
     def evict_idle(self, now: float | None = None) -> int:
         """Forget the idle rooms (see the module docstring); returns how many."""
@@ -61,8 +63,11 @@ class Sweeps:
         now = time.time() if now is None else now
         if table.match_over or not table.last_move_at or now - table.last_move_at < self.abandon_after_days * 86400:
             return False
+        seat = None if table.deal.over else table.state.to_act
         table.abandoned = True
-        await self.db.run(self.db.store.abandon, table.match_id)
+        await self.db.run(self.db.store.abandon, table.match_id, seat if seat in (0, 1) else None)
+        if self.abandoned is not None:
+            self.abandoned(table)
         log.info("match %s: closed as abandoned (no move for %g days)", table.match_id, self.abandon_after_days)
         return True
 

@@ -13,7 +13,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from .schema import account_seats, accounts, auth_attempts, matches, sessions
-from .store import StorageError, _now
+from .store import StorageError
+from .times import _now
 
 TOUCH_EVERY = timedelta(minutes=1)
 """A session's last use is written at most this often (not on every request)."""

@@ -44,11 +44,14 @@ matches = Table(
     Column("last_move_at", DateTime(timezone=True), nullable=True),
     Column("hints", Boolean, nullable=False, server_default="0"),
     Column("rated", Boolean, nullable=False, server_default="0"),
+    Column("abandoned_by", Integer, nullable=True),
 )
 """One row per match (R20): format, stake and what tablas does to it, seats (token
 hashes), the state version; the players' names, the clock and each seat's time bank
 left, the spectators' key, who resigned the match, whether it was abandoned, which
-seats moved on from the finished deal (bit mask) and the time of its last move (issue 10)."""
+seats moved on from the finished deal (bit mask) and the time of its last move (issue 10);
+whether its deals are rated and, once abandoned, the seat (0/1) whose decision was
+pending then (it loses the deal in play for the ratings, issue 20)."""
 
 deals = Table(
     "deals",
@@ -183,3 +186,46 @@ dies loses no one: one row per player waiting (``status`` ``waiting``, then ``pa
 ``cancelled`` or ``gone``: not heard from for too long).  Only the SHA-256 of the
 ticket the player holds is kept; once paired, the row holds the match, the seat (1/2)
 and that seat's token, which only the ticket's holder is given."""
+
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rules", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("vol", Float, nullable=False),
+    Column("deals", Integer, nullable=False, server_default="0"),
+    Column("won", Integer, nullable=False, server_default="0"),
+    Column("tablas", Integer, nullable=False, server_default="0"),
+    Column("lost", Integer, nullable=False, server_default="0"),
+    Column("streak", Integer, nullable=False, server_default="0"),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_rules_rating", "rules", "rating"),
+)
+"""An account's Glicko-2 rating in one profile (issue 20): rating, deviation (rating
+points) and volatility, the rated deals won, tied (tablas) and lost, and the current
+streak (+n: n deals won in a row, -n: lost; 0 after tablas)."""
+
+rating_events = Table(
+    "rating_events",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True),
+    Column("deal_number", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rules", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("opponent_id", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("rd_after", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Index("ix_rating_events_account_at", "account_id", "rules", "at"),
+)
+"""One row per account per rated deal applied (issue 20): its key (match, deal, account)
+makes the update happen exactly once (the row is written in the transaction that
+updates the ratings; a second writer's insert fails and changes nothing).  It is also
+the rating history a profile draws: score 1 won, 0.5 tablas, 0 lost."""
+

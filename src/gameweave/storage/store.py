@@ -24,7 +24,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from ..engine import Match, validate_deck
 from ..tables import DealInfo, Table, deck_text
+from .ratings import of_match as ratings_of_match
 from .schema import actions, deals, matches
+from .times import _iso, _now
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """The packaged Alembic migrations."""
@@ -97,20 +99,8 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 def _ms(seconds: float) -> int:
     return max(0, int(round(seconds * 1000)))
-
-
-def _iso(dt: datetime | None) -> str:
-    if dt is None:
-        return ""
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return dt.isoformat(timespec="seconds")
 
 
 # statements built once (building them per call costs more than the SQLite write)
@@ -309,10 +299,12 @@ class Store:
                 conn.execute(update(deals).where(deals.c.match_id == table.match_id, deals.c.number == deal_number)
                              .values(status="won", winner=d.winner, resigned=d.resigned))
 
-    def abandon(self, match_id: str) -> None:
-        """Close a match as abandoned (no move for too long)."""
+    def abandon(self, match_id: str, seat: int | None = None) -> None:
+        """Close a match as abandoned (no move for too long); ``seat`` (0/1) is the seat
+        whose decision was pending in the deal in play (it loses that deal for the
+        ratings, issue 20), None between deals."""
         with self.engine.begin() as conn:
-            conn.execute(update(matches).where(matches.c.id == match_id).values(abandoned=True))
+            conn.execute(update(matches).where(matches.c.id == match_id).values(abandoned=True, abandoned_by=seat))
 
     def quiet_matches(self, before: datetime) -> list[str]:
         """Ids of matches not resigned nor abandoned whose last move (or creation) is
@@ -423,6 +415,7 @@ class Store:
                 .where(actions.c.match_id == match_id)
                 .order_by(actions.c.deal_number, actions.c.seq)
             ).all()
+            shown = [r.shown() if r is not None else None for r in ratings_of_match(conn, match_id)]
         by_deal: dict[int, list[int]] = {}
         for number, _seq, action in act_rows:
             by_deal.setdefault(number, []).append(action)
@@ -460,6 +453,7 @@ class Store:
             elif info.resigned is not None:
                 match.count_result(1 - info.resigned)
         table.ready = [bool(m["ready"] & 1), bool(m["ready"] & 2)]
+        table.ratings = shown
         return table
 
     def heads(self, match_ids: Iterable[str]) -> dict[str, MatchHead]:

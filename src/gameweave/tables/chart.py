@@ -1,7 +1,8 @@
 """The win-chance chart of an analysed deal (issue 19): where everything goes, in one
 place, and the chart as a standalone SVG file.
 
-One point per decision of the analysis (``Analysis.to_dict()["decisions"]``): at the
+(A profile's rating history, issue 20, is drawn by the same code from
+:func:`rating_geometry`.)  One point per decision of the analysis (``Analysis.to_dict()["decisions"]``): at the
 decision's step across, and up by the deciding seat's win chance of the move it played
 (``played_win_chance``, 0..1, as ``gameweave analyze --json`` gives it); each seat's
 points joined by a line of its colour; mistakes drawn larger, in red.
@@ -110,6 +111,39 @@ def chart_geometry(decisions: Sequence[Mapping[str, Any]], steps: int) -> dict[s
     }
 
 
+RATING_STEP = 50.0
+"""The rating chart's ticks fall on multiples of this (rating points)."""
+
+
+def rating_geometry(ratings: Sequence[float]) -> dict[str, Any]:
+    """The rating-history chart of a profile page (issue 20), in the shape of
+    :func:`chart_geometry` so that ``web/chart.js`` draws it: one point per rated deal
+    (``ratings``: the rating after each, oldest first) at step 1..n across, up by the
+    rating (``rating`` on each point; the y axis runs between multiples of
+    :data:`RATING_STEP` around the lowest and highest, 1500 always inside); one line,
+    ``y_ticks`` with rating ``value`` s, no legend."""
+    left, top, right, bottom = PLOT["left"], PLOT["top"], PLOT["right"], PLOT["bottom"]
+    n = len(ratings)
+    lo = min([1500.0, *ratings]) // RATING_STEP * RATING_STEP
+    hi = -(-max([1500.0, *ratings]) // RATING_STEP) * RATING_STEP
+    hi = hi if hi > lo else lo + RATING_STEP
+    step_x = [_r(left + (right - left) * k / n) if n else left for k in range(n + 1)]
+
+    def y_of(value: float) -> float:
+        return _r(bottom - (bottom - top) * (value - lo) / (hi - lo))
+
+    every = RATING_STEP * max(1, int((hi - lo) / RATING_STEP / 4 + 0.999))
+    ticks = [lo + k * every for k in range(int((hi - lo) / every) + 1)]
+    points = [{"step": k + 1, "seat": 1, "rating": round(v), "mistake": False, "x": step_x[k + 1], "y": y_of(v),
+               "r": RADIUS} for k, v in enumerate(ratings)]
+    return {
+        "width": WIDTH, "height": HEIGHT, "plot": dict(PLOT), "steps": n, "step_x": step_x,
+        "x_ticks": _x_ticks(n, step_x), "y_ticks": [{"value": t, "y": y_of(t)} for t in ticks],
+        "points": points, "lines": {"1": " ".join(f"{p['x']},{p['y']}" for p in points), "2": ""},
+        "legend": [], "caption": {"x": right, "y": 16.0}, "colors": {**SEAT_COLORS, "mistake": MISTAKE_COLOR},
+    }
+
+
 def _attrs(**attrs: object) -> str:
     return "".join(f" {k.replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items() if v is not None)
 
@@ -175,5 +209,5 @@ def svg_file(charts: Sequence[str], heights: Sequence[float], width: float = WID
             f"<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n" + "\n".join(charts) + "\n</svg>\n")
 
 
-__all__ = ["GAP", "HEIGHT", "MISTAKE_COLOR", "PLOT", "SEAT_COLORS", "WIDTH", "chart_geometry", "chart_svg", "percent",
-           "svg_file"]
+__all__ = ["GAP", "HEIGHT", "MISTAKE_COLOR", "PLOT", "RATING_STEP", "SEAT_COLORS", "WIDTH", "chart_geometry", "chart_svg",
+           "percent", "rating_geometry", "svg_file"]

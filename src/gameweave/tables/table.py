@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Sequence
+from typing import Any
 
 from ..engine import GameState, Match, UnparsableError, find_profile, format_action
 from .deal import DealInfo
@@ -52,6 +53,10 @@ class Table:
         timed_out: ``(seat, version)`` of the last move the server played for a seat
             whose clock ran out (not stored); the frames say so while it is current.
         last_move_at: wall-clock time (epoch seconds) of the last move, for abandoning.
+        ratings: per seat, the rating shown beside its name (issue 20): ``{"rules",
+            "rating", "rd", "provisional"}`` of the account holding it, or None; loaded
+            with the table and refreshed after each rated deal (not stored here; no
+            effect on play).
     """
 
     BOT_SEAT = 1
@@ -78,6 +83,7 @@ class Table:
         self.timeouts = [0, 0]
         self.timed_out: tuple[int, int] | None = None
         self.last_move_at = 0.0
+        self.ratings: list[dict[str, Any] | None] = [None, None]
 
     # ------------------------------------------------------------------ building
     @classmethod

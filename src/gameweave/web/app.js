@@ -1,10 +1,12 @@
 // The single-page app: routes on location.pathname (the server serves index.html for
-// /, /account, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n}, /watch/{id}/{key},
-// /continue/{id}).  The
+// /, /account, /leaderboard, /player/{name}, /table/{id}, /join/{id}/{invite}, /replay/{id}/{n},
+// /watch/{id}/{key}, /continue/{id}).  The
 // language's catalog is loaded first (i18n.js); the lang-switch re-renders the page.
 
 import { renderAccount } from "./account.js";
 import { openContinue } from "./elsewhere.js";
+import { renderLeaderboard } from "./leaderboard.js";
+import { renderPlayer } from "./player.js";
 import { renderLobby } from "./lobby.js";
 import { openTable, joinAndOpen, openWatch } from "./table.js";
 import { loadLanguage, preferredLanguage, setupLangSwitch, t } from "./i18n.js";
@@ -30,6 +32,10 @@ function route() {
     current = renderLobby(main, { go });
   } else if (parts[0] === "account" && parts.length === 1) {
     current = renderAccount(main, { go });
+  } else if (parts[0] === "leaderboard" && parts.length === 1) {
+    current = renderLeaderboard(main, { go });
+  } else if (parts[0] === "player" && parts.length === 2) {
+    current = renderPlayer(main, parts[1]);
   } else if (parts[0] === "table" && parts.length === 2) {
     current = openTable(main, parts[1], { go });
   } else if (parts[0] === "join" && parts.length === 3) {

@@ -22,12 +22,12 @@ function s(tag, attrs = {}, ...children) {
  * page and `gameweave analyze` print the same figures. */
 export const pct = (x) => Math.floor((Math.round(Number(x || 0) * 10000) + 50) / 100);
 
-function frame(g, small, stepWord, tick) {
+function frame(g, small, stepWord, yText) {
   const p = g.plot;
   const out = [];
   for (const tk of g.y_ticks) {
     out.push(s("line", { class: "grid", x1: p.left, x2: p.right, y1: tk.y, y2: tk.y }));
-    if (!small) out.push(s("text", { class: "tick", x: p.left - 4, y: tk.y + 4, "text-anchor": "end" }, tick(pct(tk.value))));
+    if (!small) out.push(s("text", { class: "tick", x: p.left - 4, y: tk.y + 4, "text-anchor": "end" }, yText(tk.value)));
   }
   if (!small) {
     for (const tk of g.x_ticks) out.push(s("text", { class: "tick", x: tk.x, y: p.bottom + 15, "text-anchor": "middle" }, String(tk.step)));
@@ -42,16 +42,20 @@ function frame(g, small, stepWord, tick) {
  * (the x axis), `tick(n)` (a whole percentage on the left edge, in the page's
  * language), `pointTitle(point)` (each dot's tooltip and, for a mistake, its button
  * name), `onPick(step)` (a dot clicked; mistakes are also buttons by keyboard), `small`
- * (no ticks or legend: the match end's thumbnails).  Returns `{el, setStep(k)}`:
- * setStep marks step k (0..steps) with a vertical line.
+ * (no ticks or legend: the match end's thumbnails).  A profile's rating history (issue
+ * 20, geometry from tables/chart.py `rating_geometry`) passes `testid` ("profile-chart"),
+ * `yText(value)` (a tick's text from its value; default: the percentage of a chance) and
+ * `pointAttrs(point)` (more attributes per dot: `data-point`, `data-rating`).  Returns
+ * `{el, setStep(k)}`: setStep marks step k (0..steps) with a vertical line.
  */
-export function drawChart(g, { title, names, stepWord = "", tick = (n) => `${n}%`, pointTitle, onPick = null, small = false }) {
+export function drawChart(g, { title, names, stepWord = "", tick = (n) => `${n}%`, pointTitle, onPick = null, small = false,
+  testid = "win-chart", yText = null, pointAttrs = null }) {
   // small: only the plot box (and a margin for the dots), without ticks or legend
   const p = g.plot;
   const box = small ? `${p.left - 8} ${p.top - 8} ${p.right - p.left + 16} ${p.bottom - p.top + 16}` : `0 0 ${g.width} ${g.height}`;
-  const svg = s("svg", { "data-testid": "win-chart", class: `win-chart${small ? " small" : ""}`, viewBox: box,
+  const svg = s("svg", { "data-testid": testid, class: `win-chart${small ? " small" : ""}`, viewBox: box,
     role: "group", "aria-label": title, "data-steps": g.steps, "data-points": g.points.length });
-  svg.append(s("title", {}, title), ...frame(g, small, stepWord, tick));
+  svg.append(s("title", {}, title), ...frame(g, small, stepWord, yText || ((v) => tick(pct(v)))));
   if (!small) {
     for (const item of g.legend) {
       svg.append(s("line", { class: `legend seat-${item.seat}`, x1: item.x, x2: item.x + 18, y1: item.y - 4, y2: item.y - 4, stroke: g.colors[String(item.seat)] }),
@@ -66,9 +70,9 @@ export function drawChart(g, { title, names, stepWord = "", tick = (n) => `${n}%
   for (const p of g.points) {
     const label = pointTitle(p);
     const dot = s("circle", { class: `point seat-${p.seat}${p.mistake ? " mistake" : ""}`, "data-step": p.step, "data-seat": p.seat,
-      "data-chance": String(p.chance), "data-mistake": p.mistake ? "true" : null, cx: p.x, cy: p.y, r: p.r, fill: g.colors[String(p.seat)],
+      "data-chance": p.chance === undefined ? null : String(p.chance), "data-mistake": p.mistake ? "true" : null, cx: p.x, cy: p.y, r: p.r, fill: g.colors[String(p.seat)],
       stroke: p.mistake ? g.colors.mistake : "#fff", role: p.mistake && onPick ? "button" : null, tabindex: p.mistake && onPick ? "0" : null,
-      "aria-label": p.mistake && onPick ? label : null }, s("title", {}, label));
+      "aria-label": p.mistake && onPick ? label : null, ...(pointAttrs ? pointAttrs(p) : {}) }, s("title", {}, label));
     if (onPick) {
       dot.addEventListener("click", () => onPick(p.step));
       dot.addEventListener("keydown", (ev) => {

@@ -5,6 +5,7 @@
 import { hintsAgreement } from "./advice.js";
 import { api, saveSeat } from "./api.js";
 import { openHelp } from "./help.js";
+import { botOption } from "./rating.js";
 import { has, t } from "./i18n.js";
 import { fillMatches } from "./mine.js";
 import { tutorialBanner } from "./tutorial.js";
@@ -193,7 +194,8 @@ export function renderLobby(main, { go }) {
   // The bots offered to people (GET /api/bots: random and the levels), each labelled
   // from the catalog; until the list comes, the usual one.
   const botLabel = (b) => (has(`page.bot_option.${b}`) ? t(`page.bot_option.${b}`) : t("page.bot.named", { bot: b }));
-  const botOptions = (names) => names.map((b) => h("option", { value: b }, botLabel(b)));
+  // each measured level with its ladder rating beside the name (GET /api/bots `ladder`, issue 20)
+  const botOptions = (names, ladder = {}) => names.map((b) => botOption(b, botLabel(b), ladder[b]));
   const botSelect = h("select", { id: "bot-select", "data-testid": "bot-select" }, botOptions(DEFAULT_BOTS));
   // The player's name (trimmed, 1-24 characters; empty: "Player 1"), remembered.
   const nameInput = h("input", { type: "text", id: "player-name", "data-testid": "name-input", maxlength: 96, autocomplete: "nickname",
@@ -277,6 +279,7 @@ export function renderLobby(main, { go }) {
       guided,
       h("section", { class: "panel hero" },
         h("div", { class: "hero-row" }, h("h1", {}, t("term.conquian")), h("span", { class: "hero-links" }, helpBtn,
+          h("a", { class: "btn", href: "/leaderboard", "data-nav": "", "data-testid": "leaderboard-link" }, t("page.leaderboard.link")),
           h("a", { class: "btn", href: "/account", "data-nav": "", "data-testid": "account-link" }, t("page.account.link")))),
         h("p", {}, t("page.lobby.intro")),
       ),
@@ -311,7 +314,7 @@ export function renderLobby(main, { go }) {
     const names = [...new Set(d.bots || [])];
     if (!names.length) return;
     const was = botSelect.value;
-    botSelect.replaceChildren(...botOptions(names));
+    botSelect.replaceChildren(...botOptions(names, d.ladder || {}));
     const pick = [saved.bot, was, DEFAULT_BOT].find((b) => names.includes(b));
     botSelect.value = pick || names[0];
   }).catch(() => {});

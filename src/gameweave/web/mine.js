@@ -10,6 +10,7 @@
 import { api, forgetSeat, loadSeats, saveSeat, seatFor } from "./api.js";
 import { continueBox } from "./elsewhere.js";
 import { lang, t } from "./i18n.js";
+import { seatRating } from "./rating.js";
 import { h, toast } from "./ui.js";
 import { opponentName, stakesLine } from "./words.js";
 
@@ -128,7 +129,7 @@ function matchItem(m, ctx) {
   return h(
     "li", { class: `match-item ${m.status}${m.over ? " over" : ""}`, "data-match": m.match_id, "data-seat": m.seat, "data-elsewhere": m.elsewhere ? "true" : null },
     h("div", { class: "match-main" },
-      link, " ", h("strong", { class: "match-state" }, won),
+      link, " ", seatRating(m, m.seat === 1 ? 2 : 1) || "", " ", h("strong", { class: "match-state" }, won),
       m.elsewhere ? h("span", { class: "chip elsewhere" }, t("page.mine.elsewhere")) : "",
       h("div", { class: "muted small" },
         when ? h("time", { datetime: m.created_at }, when) : "", when ? " · " : "",

@@ -114,27 +114,40 @@ function dealLinks(matchId, dealNo, deals) {
 /** The replay page: its title, the deal links, the `controls`, the step's words, the
  * download and back links and the `analysis` (its control and graph); the board; the
  * move list (every step, always; the current one marked). */
-function replayLayout({ matchId, dealNo, oppName, deals, href, controls, stepText, moves, board, analysis }) {
+function replayLayout({ matchId, dealNo, oppName, deals, href, controls, stepText, moves, board, analysis, visitor = null }) {
   return h("div", { class: "table-page replay" },
     h("div", { class: "board-wrap" },
       h("section", { class: "panel" },
-        h("h1", {}, t("page.replay.title", { n: dealNo, opp: oppName })),
+        h("h1", {}, visitor ? t("page.replay.title_visitor", { n: dealNo, who: visitor, opp: oppName }) : t("page.replay.title", { n: dealNo, opp: oppName })),
         dealLinks(matchId, dealNo, deals),
         controls,
         stepText,
         h("p", { class: "muted small" }, t("page.replay.keys")),
         h("p", {},
           h("a", { class: "btn", href, download: `gameweave-${matchId}-deal-${dealNo}.json`, "data-testid": "download-record" }, t("page.replay.download")), " ",
-          h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
+          visitor ? h("a", { class: "btn", href: `/player/${encodeURIComponent(visitor)}`, "data-nav": "" }, t("page.replay.back_profile"))
+            : h("a", { class: "btn", href: `/table/${matchId}`, "data-nav": "" }, t("page.replay.back"))),
         analysis),
       board),
     h("aside", { class: "panel log" }, h("h2", {}, t("page.table.moves")), moves));
 }
 
-/** /replay/{id}/{n}: step through finished deal n of a match this browser holds a seat in. */
+/** Names for a visitor's replay from a profile (issue 20): no seat is "you"; each seat
+ * is called by its name (`nameOf(seat)`), in the third person. */
+function visitorNamer(me, nameOf) {
+  return { me, oppName: nameOf(me === 1 ? 2 : 1), who: nameOf, whom: nameOf, mine: () => false,
+    x: (key, s, params = {}) => t(`${key}.opp`, { who: nameOf(s), ...params }) };
+}
+
+/** /replay/{id}/{n}: step through finished deal n of a match this browser holds a seat in,
+ * or (`?player=NAME&seat=S`, from a profile, issue 20) of one of that player's matches:
+ * anyone may watch a finished deal (GET /api/players/{name}/matches/{id}/deals/{n}/replay). */
 export function openReplay(main, matchId, dealNo) {
   document.title = t("page.title.replay", { n: dealNo });
-  const mine = seatFor(matchId);
+  const query = new URLSearchParams(location.search);
+  const visitor = query.get("player") && ["1", "2"].includes(query.get("seat"))
+    ? { seat: Number(query.get("seat")), token: null, player: query.get("player") } : null;
+  const mine = seatFor(matchId) || visitor;
   if (!mine) {
     main.replaceChildren(h("section", { class: "panel" }, h("h1", {}, t("page.replay.no_seat")),
       h("p", {}, t("page.replay.no_seat_text")),
@@ -220,9 +233,12 @@ export function openReplay(main, matchId, dealNo) {
   // Ask first with a request that answers 200 whatever the match's state (the seat's
   // summary), so that an unfinished or unknown deal is explained without a refused
   // request (which the browser would log as an error in its console).
-  whyNoReplay(matchId, mine.token, dealNo)
+  (mine.token ? whyNoReplay(matchId, mine.token, dealNo) : Promise.resolve(null))
     .then((why) => {
       if (why) throw new Error(why);
+      if (!mine.token) {
+        return api("GET", `/api/players/${encodeURIComponent(mine.player)}/matches/${encodeURIComponent(matchId)}/deals/${dealNo}/replay`);
+      }
       return api("GET", `/api/matches/${encodeURIComponent(matchId)}/deals/${dealNo}/replay`, { token: mine.token });
     })
     .then((d) => {
@@ -233,6 +249,10 @@ export function openReplay(main, matchId, dealNo) {
       const oppName = nameOfSeat({ players: seats }, oppSeat);
       names = namer(me, oppName);
       seatName = (s) => (s === me ? t("page.you") : oppName);
+      if (!mine.token) {
+        seatName = (s) => (s === me ? mine.player : oppName);
+        names = visitorNamer(me, seatName);
+      }
       stepLines = stepWords(d, names);
       moves.replaceChildren(
         h("li", { "data-step": "0" }, h("button", { type: "button", class: "move", onclick: () => { stopAutoplay(); show(0); } }, t("page.replay.deal"))),
@@ -247,10 +267,10 @@ export function openReplay(main, matchId, dealNo) {
         btn("▶", t("page.replay.next"), () => { stopAutoplay(); show(step + 1); }, "replay-next"),
         btn("▶▶", t("page.replay.last"), () => { stopAutoplay(); show(data.snapshots.length - 1); }, "replay-last"),
         play);
-      analysis = analyzeControl({ matchId, token: mine.token, dealNo, moves, names: (s) => seatName(s),
+      analysis = !mine.token ? { el: "", setStep() {}, run() {} } : analyzeControl({ matchId, token: mine.token, dealNo, moves, names: (s) => seatName(s),
         go: (k) => { stopAutoplay(); show(k); } });
       main.replaceChildren(replayLayout({ matchId, dealNo, oppName, deals: Number(d.deals) || dealNo,
-        href: downloadHref(d), controls, stepText, moves, board, analysis: analysis.el }));
+        href: downloadHref(d), controls, stepText, moves, board, analysis: analysis.el, visitor: mine.token ? null : mine.player }));
       document.addEventListener("keydown", onKey);
       show(/^[0-9]{1,4}$/.test(asked.get("step") || "") ? Number(asked.get("step")) : 0);
       if (asked.get("analyse") === "1") analysis.run();

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from ...bots import bot_names, level_names
+from ...bots.ladder import ladder_rating
 from ... import i18n
 from ..accounts import check_signed_in_change
 from ..deps import AccountDep, AccountsDep, HubDep
@@ -25,9 +26,12 @@ router = APIRouter(prefix="/api", tags=["lobby"], responses=error_responses(429)
 async def list_bots() -> dict:
     """The bots offered to people, as the lobby lists them: ``random`` and the levels,
     weakest first (``beginner`` … ``master``).  ``POST /api/matches`` also takes the
-    older names (``greedy``, ``search``) and any other registered bot."""
+    older names (``greedy``, ``search``) and any other registered bot.  ``ladder``: the
+    levels' measured ladder ratings (``gameweave ladder``, issue 20)."""
     have = set(bot_names())
-    return {"bots": [b for b in ["random", *level_names()] if b in have]}
+    offered = [b for b in ["random", *level_names()] if b in have]
+    measured = {b: r["rating"] for b in offered if (r := ladder_rating(b)) is not None}
+    return {"bots": offered, "ladder": measured}
 
 
 @router.get("/profiles", response_model=ProfileList)

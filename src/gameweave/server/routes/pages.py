@@ -67,6 +67,18 @@ async def continue_page(match_id: str):
     return index()
 
 
+@router.get("/leaderboard")
+async def leaderboard_page():
+    """The leaderboard page: a tab per profile (issue 20)."""
+    return index()
+
+
+@router.get("/player/{name}")
+async def player_page(name: str):
+    """A player's public profile page (issue 20)."""
+    return index()
+
+
 @router.get("/replay/{match_id}/{n}")
 async def replay_page(match_id: str, n: str):
     """The replay page."""

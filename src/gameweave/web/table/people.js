@@ -8,6 +8,7 @@ import { keysWithPrefix, t, tn } from "../i18n.js";
 import { openWaiting } from "../open.js";
 import { h, toast } from "../ui.js";
 import { seatName } from "../words.js";
+import { seatRating } from "../rating.js";
 import { createClock } from "./clock.js";
 
 /** The quick phrases a seat may send: the fixed list of tables/phrases.py, whose catalog
@@ -37,6 +38,15 @@ function presenceChips(f, { m, names, spectator }) {
     return h("span", { class: `chip presence ${online && !p.away ? "on" : "off"}${self ? " self" : ""}`, "data-testid": `presence-${s}`, "data-online": String(online), "data-away": String(!!p.away), "data-seat": String(s) },
       h("span", { class: "presence-text" }, t(`page.presence.${state}`, { who: names.who(s) })));
   });
+}
+
+/** Each seat's rating beside its name (issue 20: the account's rating in this profile, or
+ * a bot level's ladder rating), as chips; none for a seat without one. */
+function ratingChips(m, names) {
+  return [1, 2].map((s) => {
+    const badge = seatRating(m, s);
+    return badge && h("span", { class: "chip rating-chip", "data-seat": String(s) }, names.who(s), " ", badge);
+  }).filter(Boolean);
 }
 
 /** The invite while the friend has not joined (m.invite_url), or what an open table waits for. */
@@ -144,7 +154,7 @@ export function createPeople(env) {
   function render(el, f, ctx) {
     const { m, names } = ctx;
     const presence = presenceChips(f, ctx);
-    const chips = [...presence];
+    const chips = [...presence, ...ratingChips(m, names)];
     // the clocks while a deal is played (between deals nothing is timed)
     el.clocks.replaceChildren(...clock.chips(el.clocks, ctx.v.status === "playing" ? m : {}, spectator ? null : f.seat));
     el.clocks.hidden = !el.clocks.children.length;

@@ -1,0 +1,141 @@
+"""Wire schemas of the ratings, leaderboard and player routes (issue 20,
+``routes/players.py``; PROTOCOL §3.18 and §3.19)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from .schemas import ChartLegend, ChartXTick, ChartYTick
+
+
+class BotRating(BaseModel):
+    """A bot level's measured ladder rating (``gameweave ladder``; the profile measured)."""
+
+    bot: str
+    rules: str
+    rating: int
+    rd: int
+
+
+class LeaderRow(BaseModel):
+    """One player of a leaderboard: rank (1 = best), name, Glicko-2 rating and deviation
+    (whole points), ``provisional`` (deviation above 110), rated deals won / tablas / lost."""
+
+    rank: int
+    username: str
+    rating: int
+    rd: int
+    provisional: bool
+    deals: int
+    won: int
+    tablas: int
+    lost: int
+
+
+class Leaderboard(BaseModel):
+    """``GET /api/leaderboard?rules=…``: the profile, the provisional threshold, the
+    players (established first, then provisional, each by rating) and the bot levels'
+    ladder ratings (to compare)."""
+
+    rules: str
+    provisional_rd: float
+    players: list[LeaderRow]
+    bots: list[BotRating]
+
+
+class RatingPoint(BaseModel):
+    """The ``[data-point]`` of one rated deal on the rating chart (SVG units)."""
+
+    step: int
+    seat: int
+    rating: int
+    mistake: bool
+    x: float
+    y: float
+    r: float
+
+
+class RatingChart(BaseModel):
+    """The rating-history graph (``tables.chart.rating_geometry``; ``web/chart.js`` draws it)."""
+
+    width: float
+    height: float
+    plot: dict[str, float]
+    steps: int
+    step_x: list[float]
+    x_ticks: list[ChartXTick]
+    y_ticks: list[ChartYTick]
+    points: list[RatingPoint]
+    lines: dict[str, str]
+    legend: list[ChartLegend]
+    caption: dict[str, float]
+    colors: dict[str, str]
+
+
+class RatedDeal(BaseModel):
+    """One rated deal in a player's history: where, the score (1 won, 0.5 tablas, 0
+    lost), the rating and deviation after it, the opponent (None once deleted), when."""
+
+    match_id: str
+    deal: int
+    score: float
+    rating: int
+    rd: int
+    opponent: str | None
+    at: str
+
+
+class ProfileRating(BaseModel):
+    """A player's rating in one profile, its rated deals won / tablas / lost, the current
+    streak (+n won in a row, -n lost, 0), the history (oldest first, the newest 200) and
+    its chart."""
+
+    rules: str
+    rating: int
+    rd: int
+    provisional: bool
+    deals: int
+    won: int
+    tablas: int
+    lost: int
+    streak: int
+    history: list[RatedDeal]
+    chart: RatingChart
+
+
+class RecentDeal(BaseModel):
+    """A deal of a recent match: number, ``playing`` / ``won`` / ``tablas``, the winning
+    seat (1/2) and, once over, the address of its public replay (null while it is played:
+    a live deal reveals nothing)."""
+
+    number: int
+    status: str
+    winner: int | None
+    replay: str | None
+
+
+class RecentMatch(BaseModel):
+    """One of a player's recent matches: its id, the player's seat, profile, rated or
+    not, when it began, the opponent's name (or a bot level), its deals."""
+
+    match_id: str
+    seat: int
+    rules: str
+    rated: bool
+    created_at: str
+    opponent: str | None
+    bot: bool
+    deals: list[RecentDeal]
+
+
+class PlayerOut(BaseModel):
+    """``GET /api/players/{name}``: a player's public profile (nothing private: no
+    token, no seat secret, no hand of a live deal)."""
+
+    username: str
+    ratings: list[ProfileRating]
+    matches: list[RecentMatch]
+
+
+__all__ = ["BotRating", "LeaderRow", "Leaderboard", "PlayerOut", "ProfileRating", "RatedDeal", "RatingChart",
+           "RatingPoint", "RecentDeal", "RecentMatch"]
