@@ -134,8 +134,7 @@ def create_app(
     hub.metrics = metrics
 
     accounts = build_accounts(settings, store, hub)
-    # the queue pairs by the ratings the hub keeps (a test may give its own)
-    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of or hub.ratings.store.rating_of,
+    meet = hub.sync.lobby_of = Lobby(hub, accounts, rating_of or hub.ratings.store.rating_of,  # the stored ratings
                                      away_s=settings.open_away_s)
 
     @asynccontextmanager
@@ -162,12 +161,16 @@ def create_app(
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
     install_handlers(app, on_refusal=metrics.refusal)
+    _add_routes(app, hub, meet, settings)
+    return app
+
+
+def _add_routes(app: FastAPI, hub: Hub, meet: Lobby, settings: Settings) -> None:
+    """Every router (a file per resource), the WebSockets and the static files."""
     for routes in (lobby, matches, advice, tutorial, account, account_matches, open_tables, players, ops, pages):
         app.include_router(routes.router)
-
     _add_sockets(app, hub, meet, settings)
     pages.mount_static(app)
-    return app
 
 
 def _add_sockets(app: FastAPI, hub: Hub, meet: Lobby, settings: Settings) -> None:
