@@ -50,7 +50,33 @@ def _sign_up(node: Node, name: str) -> httpx.Client:
     r = c.post("/api/account/sign-up", json={"username": f"{name}{random.randrange(10**6)}",
                                               "password": "tres tigres tristes"})
     assert r.status_code == 201, r.text
+    c.username = r.json()["username"]  # type: ignore[attr-defined]
     return c
+
+
+def _rating_events(node: Node, who: httpx.Client, match_id: str) -> list[dict]:
+    """The rated deals of ``match_id`` on ``who``'s public profile, read on ``node``."""
+    prof = httpx.get(f"{node.url}/api/players/{who.username}").json()  # type: ignore[attr-defined]
+    return [h for r in prof["ratings"] for h in r["history"] if h["match_id"] == match_id]
+
+
+def _ratings_changed_once(nodes: tuple[Node, ...], players: tuple[httpx.Client, ...], match_id: str) -> None:
+    """R20/issue 20: after a rated deal both players' ratings moved once (one history
+    entry each, its deviation below the start's 350), seen the same from every node."""
+    deadline = time.monotonic() + 10
+    for who in players:
+        while not _rating_events(nodes[0], who, match_id):
+            assert time.monotonic() < deadline, f"{who.username}'s rating did not change"  # type: ignore[attr-defined]
+            time.sleep(0.2)
+    time.sleep(1.0)  # a second application, if any, would show by now
+    scores = []
+    for node in nodes:
+        for who in players:
+            events = _rating_events(node, who, match_id)
+            assert len(events) == 1, events
+            assert events[0]["rd"] < 350
+            scores.append(events[0]["score"])
+    assert sorted(scores[:2]) in ([0.0, 1.0], [0.5, 0.5])
 
 
 async def _lobby_feed(node: Node):
@@ -114,8 +140,10 @@ def test_an_open_table_reaches_every_node_one_of_two_racing_sits_and_they_play_a
             assert httpx.get(node.url + "/api/open-tables").json()["tables"] == []
         final = await _play_a_deal(a, b, mid, tok1, winner["token"], seed=5)
         assert final["match"]["rated"] is True
+        return mid, next(c for c, o in zip((bea, cy), outcomes) if o["seated"])
 
-    asyncio.run(scenario())
+    mid, sitter = asyncio.run(scenario())
+    _ratings_changed_once((a, b), (ana, sitter), mid)
     # the seats joined the accounts
     assert any(s["seat"] == 1 for s in ana.get("/api/account").json()["seats"])
 
@@ -178,6 +206,7 @@ def test_quick_match_pairs_two_nodes_at_once_and_the_queue_outlives_a_killed_nod
         nodes = {told["seat"]: a, sb["seat"]: b}
         final = await _play_a_deal(nodes[1], nodes[2], told["match_id"], tokens[1], tokens[2], seed=9)
         assert final["match"]["rated"] is True  # two accounts who left rated on
+        await asyncio.to_thread(_ratings_changed_once, (a, b), (ana, bea), told["match_id"])
         for who, entry in ((ana, told), (bea, sb)):
             assert {"match_id": entry["match_id"], "seat": entry["seat"]} in who.get("/api/account").json()["seats"]
 
