@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { drawChart } from "./chart.js";
 import { t, tn } from "./i18n.js";
-import { shortDate } from "./lobby.js";
+import { shortDate } from "./mine.js";
 import { profileTitle, ratingBadge } from "./rating.js";
 import { h } from "./ui.js";
 
