@@ -18,7 +18,7 @@ deal twice with seats swapped, seed ``--eval-seed``) through
 95 % Wilson intervals.  Deterministic for a seed (numpy's generator, the environments'
 seeds); ``--save FILE.npz`` keeps the weights.
 
-    .venv/bin/python examples/ppo_vector.py --rules gameweave --updates 60 --envs 64 --steps 64 --seed 0 --eval-deals 300 --eval-seed 21
+    .venv/bin/python examples/ppo_vector.py --rules gameweave --updates 150 --envs 64 --steps 64 --seed 0 --eval-deals 300 --eval-seed 21
 """
 
 from __future__ import annotations
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="gameweave")
     ap.add_argument("--opponent", default="greedy", help="the built-in opponent to train and evaluate against")
-    ap.add_argument("--updates", type=int, default=60)
+    ap.add_argument("--updates", type=int, default=150)
     ap.add_argument("--envs", type=int, default=64, help="games stepped together (even)")
     ap.add_argument("--steps", type=int, default=64, help="batched steps per update")
     ap.add_argument("--epochs", type=int, default=4)
