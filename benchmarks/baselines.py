@@ -33,6 +33,7 @@ profile, the 2-core shared machine; sizes as the table says)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import shlex
@@ -71,7 +72,7 @@ def trained_policy(row: str, rules: str, extra: list[str]) -> tuple[Any, float]:
     """Train a learned row's policy with its example's defaults (plus ``extra``);
     returns ``(policy with best(x, legal) -> id, training seconds)``."""
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(sys.stderr):  # stdout: the summary only
         if row == "reinforce":
             got = example("train_selfplay").main(["--rules", rules, "--out", str(Path(tmp) / "curve.png"), *extra])
         else:
