@@ -119,3 +119,23 @@ def test_issue21_dataset_errors_are_one_line_and_status_2(tmp_path: Path) -> Non
         assert res.exit_code == 2, (args, res.output)
         assert res.output.strip().startswith("error:") and len(res.output.strip().splitlines()) == 1, res.output
     assert not (tmp_path / "x").exists()
+
+
+def test_issue21_the_native_core_changes_no_byte(tmp_path: Path) -> None:
+    """The same dataset with the native core (the searches' playouts in C) and without it
+    (GAMEWEAVE_NO_NATIVE=1, fresh processes): identical files."""
+    import os
+    import subprocess
+    import sys
+
+    from gameweave.engine import native
+
+    if not native.AVAILABLE:
+        pytest.skip("the native core is not built (no C compiler) or GAMEWEAVE_NO_NATIVE is set")
+    for flag in ("0", "1"):
+        env = {**os.environ, "GAMEWEAVE_NO_NATIVE": flag}
+        code = ("from gameweave.cli import app; app(['dataset', '--bots', 'search,greedy', '--opt1', 'iterations=30', "
+                f"'--deals', '3', '--seed', '5', '--out', {str(tmp_path / flag)!r}])")
+        subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+    for f in (ds.RECORDS, ds.ARRAYS, ds.MANIFEST):
+        assert (tmp_path / "0" / f).read_bytes() == (tmp_path / "1" / f).read_bytes(), f
