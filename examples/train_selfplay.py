@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> dict:
     fig.savefig(args.out)
     plt.close(fig)
     print(f"saved {args.out}; {ep} deals in {time.perf_counter() - t0:.0f} s")  # noqa: T201
-    return {"episodes": ep, "curve": curve, "out": args.out}
+    return {"episodes": ep, "curve": curve, "out": args.out, "policy": policy}
 
 
 if __name__ == "__main__":

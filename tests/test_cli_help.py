@@ -14,7 +14,7 @@ from gameweave.cli import app
 from gameweave.cli.app import first_sentence
 
 runner = CliRunner()
-COMMANDS = ["replay", "demo", "bench", "play", "arena", "serve", "verify", "conformance"]
+COMMANDS = ["replay", "demo", "bench", "play", "arena", "serve", "verify", "conformance", "dataset"]
 
 
 def test_version_prints_the_package_version():

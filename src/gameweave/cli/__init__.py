@@ -14,6 +14,7 @@ from . import serve as _serve  # noqa: F401  (registers `serve`, `verify`)
 from . import conformance as _conformance  # noqa: F401  (registers `conformance`)
 from . import analyze as _analyze  # noqa: F401  (registers `analyze`)
 from . import ladder as _ladder  # noqa: F401  (registers `ladder`)
+from . import dataset as _dataset  # noqa: F401  (registers `dataset`)
 
 whole_short_help()
 
