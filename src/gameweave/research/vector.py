@@ -47,6 +47,18 @@ from gymnasium.vector.utils import batch_space
 from . import ids, observer
 from .deal import Deal
 from .gym import UNIFORM, ConquianEnv
+from .vector_native import CODE_ILLEGAL, CODE_STATUS, NativeGames, native_ok
+
+
+def _choose_native(native: bool | None, opponent: str | None, opponent_options: dict[str, Any] | None) -> bool:
+    """Whether to run on the native core: ``None`` = when it is available and plays this
+    opponent (:func:`~gameweave.research.vector_native.native_ok`); True requires it
+    (:class:`ValueError` if it cannot), False = the pure-Python path."""
+    ok = native_ok(opponent, opponent_options)
+    if native and not ok:
+        raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset) and, against an "
+                         "opponent, 'uniform' or 'random' without options")
+    return ok if native is None else bool(native)
 
 
 def _seeds(seed: int | Sequence[int | None] | None, n: int) -> list[int | None]:
@@ -82,17 +94,26 @@ class ConquianVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 8, rules: str = "gameweave", opponent: str = "random", seat: int = 0,
                  opener: int = 0, stake: int = 1, opponent_options: dict[str, Any] | None = None,
-                 illegal_action: str = "lose"):
+                 illegal_action: str = "lose", native: bool | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        self.envs = [ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
-                                 opponent_options=opponent_options, illegal_action=illegal_action)
-                     for _ in range(num_envs)]
+        first = ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
+                            opponent_options=opponent_options, illegal_action=illegal_action)  # checks the arguments
+        self.native = _choose_native(native, opponent, opponent_options)
+        self._games: NativeGames | None = None
+        if self.native:
+            self.envs: list[ConquianEnv] = []
+            self._games = NativeGames(num_envs, first.rules, False, seat, opener, stake, opponent,
+                                      raise_illegal=illegal_action == "raise")
+        else:
+            self.envs = [first] + [ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
+                                               opponent_options=opponent_options, illegal_action=illegal_action)
+                                   for _ in range(num_envs - 1)]
         self.num_envs = num_envs
-        self.rules = self.envs[0].rules
+        self.rules = first.rules
         self.opponent = opponent
-        self.single_observation_space = self.envs[0].observation_space
-        self.single_action_space = self.envs[0].action_space
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, observer.INFO_SIZE), np.float32)
@@ -111,7 +132,12 @@ class ConquianVectorEnv(VectorEnv):
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
         """Reset every game (game ``i`` with seed ``seed + i``, or the list's ``i``-th);
         returns ``(obs (N, 783), info)``."""
-        for i, s in enumerate(_seeds(seed, self.num_envs)):
+        seeds = _seeds(seed, self.num_envs)
+        if self._games is not None:
+            self._games.seed(seeds)
+            obs, self._mask, _ = self._games.reset()
+            return obs, self._infos([])
+        for i, s in enumerate(seeds):
             obs, info = self.envs[i].reset(seed=s)
             self._obs[i] = obs
             self._mask[i] = info["action_mask"]
@@ -122,7 +148,13 @@ class ConquianVectorEnv(VectorEnv):
         """One id per game (array-like of N ints).  A game that ended at the previous step
         is reset instead (its action ignored, reward 0: ``next-step`` auto-reset).
         Returns ``(obs (N, 783) float32, rewards (N,) float64, terminations (N,) bool,
-        truncations (N,) bool, info)``."""
+        truncations (N,) bool, info)``.  Raises :class:`ValueError` for an illegal id with
+        ``illegal_action="raise"`` (the games before it in the batch have then stepped)."""
+        if self._games is not None:
+            obs, self._mask, rewards, terms, codes, _ = self._games.step(actions)
+            extra = [(int(i), {"illegal_action": True} if codes[i] == CODE_ILLEGAL else {"status": CODE_STATUS[codes[i]]})
+                     for i in np.flatnonzero(codes)]
+            return obs, rewards, terms, np.zeros(self.num_envs, np.bool_), self._infos(extra)
         acts = np.asarray(actions).reshape(self.num_envs)
         extra = []
         for i, env in enumerate(self.envs):
@@ -145,9 +177,20 @@ class ConquianVectorEnv(VectorEnv):
         """The legal ids of every game now, bool (N, 473) (maskable learners' method)."""
         return self._mask.astype(np.bool_)
 
+    def set_deal(self, i: int, deal: Deal) -> None:
+        """Make game ``i``'s deal ``deal`` (a dealt research :class:`Deal`; for tests that
+        build a position by hand), on either path."""
+        if self._games is not None:
+            self._games.load(i, deal)
+        else:
+            self.envs[i].deal = deal
+
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
         """Re-encode every game's current deal for the agent: ``(obs (N, 783), mask (N, 473))``
         (what :meth:`step` returns; for tests that set a game's deal by hand)."""
+        if self._games is not None:
+            obs, self._mask, _ = self._games.observe()
+            return obs, self._mask.copy()
         for i, env in enumerate(self.envs):
             self._obs[i] = env._obs()
             self._mask[i] = env._info()["action_mask"]

@@ -1,0 +1,122 @@
+/* The gameweave `random` bot in C (issue 21), exactly as bots/base.py's RandomBot decides:
+ * uniform over the seat's legal engine actions, drawn by
+ *     random.Random(f"{seed}#{view_key(view)}").choice(view.legal)
+ * (a lone legal action is played without drawing, Bot.choose).  That means the view key's
+ * text (bots/base.py view_key: seat, hand, melds, centre, live_from, stock count, dead,
+ * hand counts, forced, the public history), CPython's seeding of a str (version 2: the
+ * text's bytes then their SHA-512, read as one big-endian int, whose 32-bit words seed
+ * the Mersenne Twister by init_by_array) and random.choice's _randbelow.  It sees only the
+ * seat's view fields (R21).  Included once, by _native.c, after _native_research.h. */
+#ifndef GAMEWEAVE_NATIVE_RBOT_H
+#define GAMEWEAVE_NATIVE_RBOT_H
+
+/* ------------------------------------------------------------------ SHA-512 (FIPS 180-4) */
+static const uint64_t SHA_K[80] = {
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL, 0xe9b5dba58189dbbcULL, 0x3956c25bf348b538ULL,
+    0x59f111f1b605d019ULL, 0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL, 0xd807aa98a3030242ULL, 0x12835b0145706fbeULL,
+    0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL, 0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL,
+    0xc19bf174cf692694ULL, 0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL, 0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL,
+    0x2de92c6f592b0275ULL, 0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL, 0x983e5152ee66dfabULL,
+    0xa831c66d2db43210ULL, 0xb00327c898fb213fULL, 0xbf597fc7beef0ee4ULL, 0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL,
+    0x06ca6351e003826fULL, 0x142929670a0e6e70ULL, 0x27b70a8546d22ffcULL, 0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL,
+    0x53380d139d95b3dfULL, 0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL, 0x92722c851482353bULL,
+    0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL, 0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL, 0xd192e819d6ef5218ULL,
+    0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL, 0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL,
+    0x2748774cdf8eeb99ULL, 0x34b0bcb5e19b48a8ULL, 0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL, 0x5b9cca4f7763e373ULL,
+    0x682e6ff3d6b2b8a3ULL, 0x748f82ee5defb2fcULL, 0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL, 0xc67178f2e372532bULL, 0xca273eceea26619cULL,
+    0xd186b8c721c0c207ULL, 0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL, 0x06f067aa72176fbaULL, 0x0a637dc5a2c898a6ULL,
+    0x113f9804bef90daeULL, 0x1b710b35131c471bULL, 0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL,
+    0x431d67c49c100d4cULL, 0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+};
+
+#define ROR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
+
+static void sha512_block(uint64_t *h, const uint8_t *p) {
+    uint64_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 16; i++) {
+        uint64_t v = 0;
+        for (int j = 0; j < 8; j++) v = v << 8 | p[8 * i + j];
+        w[i] = v;
+    }
+    for (int i = 16; i < 80; i++) {
+        uint64_t s0 = ROR64(w[i - 15], 1) ^ ROR64(w[i - 15], 8) ^ (w[i - 15] >> 7);
+        uint64_t s1 = ROR64(w[i - 2], 19) ^ ROR64(w[i - 2], 61) ^ (w[i - 2] >> 6);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    for (int i = 0; i < 80; i++) {
+        uint64_t t1 = hh + (ROR64(e, 14) ^ ROR64(e, 18) ^ ROR64(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[i] + w[i];
+        uint64_t t2 = (ROR64(a, 28) ^ ROR64(a, 34) ^ ROR64(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+static void sha512(const uint8_t *msg, size_t len, uint8_t *digest) {
+    uint64_t h[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+                     0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+    size_t i = 0;
+    for (; i + 128 <= len; i += 128) sha512_block(h, msg + i);
+    uint8_t last[256];
+    size_t rest = len - i, tail = rest < 112 ? 128 : 256;
+    memset(last, 0, sizeof(last));
+    memcpy(last, msg + i, rest);
+    last[rest] = 0x80;
+    uint64_t bits = (uint64_t)len * 8;
+    for (int j = 0; j < 8; j++) last[tail - 1 - j] = (uint8_t)(bits >> (8 * j));
+    sha512_block(h, last);
+    if (tail == 256) sha512_block(h, last + 128);
+    for (int j = 0; j < 64; j++) digest[j] = (uint8_t)(h[j >> 3] >> (56 - 8 * (j & 7)));
+}
+
+/* ------------------------------------------------------------------ the view key */
+static int put_melds(char *s, int at, int cap, const GS *g, int seat) {  /* str() of a tuple of ints */
+    int n = g->nmelds[seat];
+    at += snprintf(s + at, (size_t)(cap - at), "(");
+    for (int i = 0; i < n && at < cap; i++)
+        at += snprintf(s + at, (size_t)(cap - at), "%s%llu", i ? ", " : "", (unsigned long long)g->melds[seat][i]);
+    if (at < cap) at += snprintf(s + at, (size_t)(cap - at), n == 1 ? ",)" : ")");
+    return at;
+}
+
+/* f"{seed}#{view_key(view)}" for the seat; its length, or -1 if it does not fit */
+static int view_key_text(const RD *d, int seat, uint64_t seed, char *s, int cap) {
+    const GS *g = &d->g;
+    int at = snprintf(s, (size_t)cap, "%llu#%d|%llu|(", (unsigned long long)seed, seat,
+                      (unsigned long long)g->hands[seat]);
+    at = put_melds(s, at, cap, g, 0);
+    if (at < cap) at += snprintf(s + at, (size_t)(cap - at), ", ");
+    at = put_melds(s, at, cap, g, 1);
+    if (at < cap)
+        at += snprintf(s + at, (size_t)(cap - at), ")|%d|%d|%d|%llu|(%d, %d)|%d|", g->card, g->live_from,
+                       40 - g->stock_pos, (unsigned long long)g->dead, popc(g->hands[0]), popc(g->hands[1]), g->forced);
+    if (at + d->hlen + 1 >= cap) return -1;
+    memcpy(s + at, d->hist, (size_t)d->hlen);
+    return at + d->hlen;
+}
+
+/* RandomBot.choose for the seat to act: the index into the engine's legal actions, or -1
+ * (out of memory, or a view key too long) */
+static int random_bot_pick(RD *d, uint64_t seed) {
+    if (rd_engine_legal(d) < 0) return -1;
+    int n = d->legal.n;
+    if (n == 1) return 0;
+    static uint8_t buf[HIST_MAX + 512 + 64];
+    static uint32_t key[(HIST_MAX + 512 + 64) / 4 + 1];
+    int len = view_key_text(d, d->g.to_act, seed, (char *)buf, HIST_MAX + 512);
+    if (len < 0) return -1;
+    sha512(buf, (size_t)len, buf + len);
+    len += 64;
+    int words = (len + 3) / 4;  /* the first byte is a digit: the int has exactly these words */
+    for (int i = 0; i < words; i++) {
+        uint32_t w = 0;
+        int hi = len - 4 * i, lo = hi - 4 < 0 ? 0 : hi - 4;
+        for (int b = lo; b < hi; b++) w = w << 8 | buf[b];
+        key[i] = w;
+    }
+    MT m;
+    mt_init_by_array(&m, key, words);
+    return mt_below(&m, n);
+}
+
+#endif
