@@ -70,29 +70,90 @@ static void sha512(const uint8_t *msg, size_t len, uint8_t *digest) {
 }
 
 /* ------------------------------------------------------------------ the view key */
-static int put_melds(char *s, int at, int cap, const GS *g, int seat) {  /* str() of a tuple of ints */
-    int n = g->nmelds[seat];
-    at += snprintf(s + at, (size_t)(cap - at), "(");
-    for (int i = 0; i < n && at < cap; i++)
-        at += snprintf(s + at, (size_t)(cap - at), "%s%llu", i ? ", " : "", (unsigned long long)g->melds[seat][i]);
-    if (at < cap) at += snprintf(s + at, (size_t)(cap - at), n == 1 ? ",)" : ")");
+static int put_melds(char *s, const GS *g, int seat) {  /* str() of a tuple of ints: "(7,)", "(7, 112)", "()" */
+    int n = g->nmelds[seat], at = 0;
+    s[at++] = '(';
+    for (int i = 0; i < n; i++) {
+        if (i) { s[at++] = ','; s[at++] = ' '; }
+        at += put_u64(s + at, g->melds[seat][i]);
+    }
+    if (n == 1) s[at++] = ',';
+    s[at++] = ')';
     return at;
 }
 
-/* f"{seed}#{view_key(view)}" for the seat; its length, or -1 if it does not fit */
+/* f"{seed}#{view_key(view)}" for the seat (bots/base.py view_key); its length, or -1 if
+ * it does not fit in cap bytes.  The fields before the history take at most 400 bytes. */
 static int view_key_text(const RD *d, int seat, uint64_t seed, char *s, int cap) {
     const GS *g = &d->g;
-    int at = snprintf(s, (size_t)cap, "%llu#%d|%llu|(", (unsigned long long)seed, seat,
-                      (unsigned long long)g->hands[seat]);
-    at = put_melds(s, at, cap, g, 0);
-    if (at < cap) at += snprintf(s + at, (size_t)(cap - at), ", ");
-    at = put_melds(s, at, cap, g, 1);
-    if (at < cap)
-        at += snprintf(s + at, (size_t)(cap - at), ")|%d|%d|%d|%llu|(%d, %d)|%d|", g->card, g->live_from,
-                       40 - g->stock_pos, (unsigned long long)g->dead, popc(g->hands[0]), popc(g->hands[1]), g->forced);
-    if (at + d->hlen + 1 >= cap) return -1;
+    if (400 + d->hlen >= cap) return -1;
+    int at = put_u64(s, seed);
+    s[at++] = '#';
+    s[at++] = (char)('0' + seat);
+    s[at++] = '|';
+    at += put_u64(s + at, g->hands[seat]);
+    s[at++] = '|';
+    s[at++] = '(';
+    at += put_melds(s + at, g, 0);
+    s[at++] = ',';
+    s[at++] = ' ';
+    at += put_melds(s + at, g, 1);
+    s[at++] = ')';
+    const long long fields[8] = {g->card, g->live_from, 40 - g->stock_pos, (long long)g->dead,
+                                 popc(g->hands[0]), popc(g->hands[1]), g->forced, 0};
+    for (int k = 0; k < 7; k++) {
+        s[at++] = '|';
+        if (k == 4) s[at++] = '(';
+        at += put_int(s + at, fields[k]);
+        if (k == 4) { s[at++] = ','; s[at++] = ' '; at += put_int(s + at, fields[++k]); s[at++] = ')'; }
+    }
+    s[at++] = '|';
     memcpy(s + at, d->hist, (size_t)d->hlen);
     return at + d->hlen;
+}
+
+/* ------------------------------------------------------------------ seeding, then one draw */
+/* random.Random(key)._randbelow(n), the first draw after init_by_array: the same as
+ * mt_init_by_array then mt_below, with two shortcuts that change no value: the state that
+ * mt_init(19650218) makes is computed once, and the first outputs are twisted one by one
+ * (output k < 227 of the first twist reads only the seeded words k, k + 1 and k + 397)
+ * instead of twisting all 624 words. */
+static uint32_t MT_BASE[624];
+static int MT_BASE_OK = 0;
+
+static int mt_seeded_below(const uint32_t *key, int len, int n) {
+    static MT m;
+    if (!MT_BASE_OK) { mt_init(&m, 19650218U); memcpy(MT_BASE, m.mt, sizeof(MT_BASE)); MT_BASE_OK = 1; }
+    uint32_t *mt = m.mt;
+    memcpy(mt, MT_BASE, sizeof(MT_BASE));
+    int i = 1, j = 0;
+    for (int k = 624 > len ? 624 : len; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++; j++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+        if (j >= len) j = 0;
+    }
+    for (int k = 623; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= 624) { mt[0] = mt[623]; i = 1; }
+    }
+    mt[0] = 0x80000000U;
+    int bits = 0;
+    while ((n >> bits) != 0) bits++;
+    for (int k = 0; k < 227; k++) {  /* mt_below's rejection loop on the first twist's outputs */
+        uint32_t y = (mt[k] & 0x80000000U) | (mt[k + 1] & 0x7fffffffU);
+        y = mt[k + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        y ^= y >> 18;
+        uint32_t r = y >> (32 - bits);
+        if ((int)r < n) return (int)r;
+    }
+    m.i = 624;  /* (never in practice: 227 rejections in a row) the plain way */
+    mt_init_by_array(&m, key, len);
+    return mt_below(&m, n);
 }
 
 /* RandomBot.choose for the seat to act: the index into the engine's legal actions, or -1
@@ -114,9 +175,7 @@ static int random_bot_pick(RD *d, uint64_t seed) {
         for (int b = lo; b < hi; b++) w = w << 8 | buf[b];
         key[i] = w;
     }
-    MT m;
-    mt_init_by_array(&m, key, words);
-    return mt_below(&m, n);
+    return mt_seeded_below(key, words, n);
 }
 
 #endif

@@ -53,15 +53,33 @@ static int rd_engine_legal(RD *d) {  /* Deal.engine_legal: 0, or -1 out of memor
     return 0;
 }
 
+/* the decimal digits of v at s (no terminator); their count (str(int) of a non-negative int) */
+static int put_u64(char *s, uint64_t v) {
+    char tmp[24];
+    int n = 0;
+    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    for (int k = 0; k < n; k++) s[k] = tmp[n - 1 - k];
+    return n;
+}
+
+static int put_int(char *s, long long v) {  /* str() of any int */
+    if (v >= 0) return put_u64(s, (uint64_t)v);
+    s[0] = '-';
+    return 1 + put_u64(s + 1, (uint64_t)(-v));
+}
+
 /* history.note of apply_public's event, then the engine's apply; the text of the event
  * is appended to the history (view_key's last field).  0, or -1 if the text is full. */
 static int rd_engine(RD *d, uint64_t a) {  /* Deal._engine */
     GS *g = &d->g;
     int seat = g->to_act, k = (int)(a & 7), base = 6 * seat, centre = g->card, force = 0;
     M before = g->hands[seat];
-    int n = snprintf(d->hist + d->hlen, (size_t)(HIST_MAX - d->hlen), "%s%d%llu", d->hlen ? ";" : "", seat,
-                     (unsigned long long)a);
-    if (n < 0 || n >= HIST_MAX - d->hlen) return -1;
+    if (d->hlen + 24 >= HIST_MAX) return -1;
+    char *h = d->hist + d->hlen;
+    int n = 0;
+    if (d->hlen) h[n++] = ';';
+    h[n++] = (char)('0' + seat);
+    n += put_u64(h + n, a);
     d->hlen += n;
     if (k == K_TURN) {
         int card = g->stock_pos < 40 ? g->deck[g->stock_pos] : -1;
