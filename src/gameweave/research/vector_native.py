@@ -72,11 +72,15 @@ class NativeGames:
                 np.empty(self.n, np.int64))
 
     def seed(self, seeds: Sequence[int | None]) -> None:
-        """Game ``i``'s generator becomes ``random.Random(seeds[i])`` (None: left as it is,
-        as ``ConquianEnv.reset(seed=None)`` leaves its own).  Raises :class:`ValueError`
+        """Game ``i``'s generator becomes ``random.Random(seeds[i])``; None: against an
+        opponent it is left as it is (as ``ConquianEnv.reset(seed=None)`` leaves its own),
+        in self-play drawn afresh (as ``random.Random(None)``).  Raises :class:`ValueError`
         for a seed that is not a non-negative int."""
+        sysrand = random.SystemRandom()
         for i, s in enumerate(seeds):
             if s is None:
+                if self.self_play:
+                    self.core.seed(i, native.seed_key(sysrand.getrandbits(128)))
                 continue
             if not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < 0:
                 raise ValueError(f"a seed must be a non-negative int or None, not {s!r}")
