@@ -70,14 +70,12 @@ def test_issue21_vector_env_steps_as_gymnasiums_sync_vector_env(rules: str, oppo
         i1, i2 = got[4], want[4]
         assert np.array_equal(i1["action_mask"], i2["action_mask"]) and i1["action_mask"].shape == (n, core.NUM_ACTIONS)
         assert np.array_equal(ours.action_masks(), i1["action_mask"].astype(bool))
-        if "status" in i2:
-            assert list(i1["status"][i1["_status"]]) == list(i2["status"][i2["_status"]])
-        assert ("illegal_action" in i1) == ("illegal_action" in i2)
-        if "illegal_action" in i2:
-            assert list(np.flatnonzero(i1["_illegal_action"])) == list(np.flatnonzero(i2["_illegal_action"]))
-            illegal += int(i2["_illegal_action"].sum())
+        assert set(i1) == set(i2)  # the same keys, each the same array (statuses, illegal ids)
+        for key in i2:
+            assert i1[key].dtype == i2[key].dtype and i1[key].tolist() == i2[key].tolist(), key
+        illegal += int(i2.get("_illegal_action", np.zeros(1)).sum())
         ended += int(got[2].sum())
-    assert ended >= 2
+    assert ended >= 2 and illegal >= 1
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)

@@ -141,6 +141,30 @@ class ConquianVectorEnv(VectorEnv):
             infos = self._add_info(infos, info, i)
         return infos
 
+    def _native_infos(self, codes: np.ndarray) -> dict[str, Any]:
+        """The infos :meth:`_infos` makes from the games' ``status`` / ``illegal_action``
+        entries, built from the native step's codes (:data:`~gameweave.research.vector_native.CODE_STATUS`)
+        at once: ``status`` an object array (None where not given) with its bool ``_status``,
+        ``illegal_action`` a bool array with ``_illegal_action``, as ``_add_info`` makes them."""
+        infos = self._infos([])
+        ended = codes.nonzero()[0]
+        if not len(ended):
+            return infos
+        got = codes[ended]
+        done = ended[got != CODE_ILLEGAL]
+        if len(done):
+            status = np.full(self.num_envs, None, dtype=object)
+            status[done] = [CODE_STATUS[c] for c in codes[done].tolist()]
+            infos["status"] = status
+            infos["_status"] = np.zeros(self.num_envs, np.bool_)
+            infos["_status"][done] = True
+        bad = ended[got == CODE_ILLEGAL]
+        if len(bad):
+            infos["illegal_action"] = np.zeros(self.num_envs, np.bool_)
+            infos["illegal_action"][bad] = True
+            infos["_illegal_action"] = infos["illegal_action"].copy()
+        return infos
+
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
         """Reset every game (game ``i`` with seed ``seed + i``, or the list's ``i``-th);
         returns ``(obs (N, 783), info)``."""
@@ -164,9 +188,7 @@ class ConquianVectorEnv(VectorEnv):
         ``illegal_action="raise"`` (the games before it in the batch have then stepped)."""
         if self._games is not None:
             obs, self._mask, rewards, terms, codes, _ = self._games.step(actions)
-            extra = [(int(i), {"illegal_action": True} if codes[i] == CODE_ILLEGAL else {"status": CODE_STATUS[codes[i]]})
-                     for i in np.flatnonzero(codes)]
-            return obs, rewards, terms, np.zeros(self.num_envs, np.bool_), self._infos(extra)
+            return obs, rewards, terms, np.zeros(self.num_envs, np.bool_), self._native_infos(codes)
         acts = np.asarray(actions).reshape(self.num_envs)
         extra = []
         for i, env in enumerate(self.envs):
