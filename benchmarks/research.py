@@ -14,8 +14,10 @@ then ``reps`` repetitions of a fixed amount of work; median, min and max of the 
   steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
   the same against the gameweave ``random`` bot, which decides from a full view;
 - ``gameweave.research.vector.<profile>.step256.vs_random`` — the batched environment
-  (issue 21), 256 games against the ``random`` bot, masked uniform ids per game;
-  ``steps`` = agent steps summed over the games;
+  (issue 21) on the native core, 256 games against the ``random`` bot, masked uniform
+  ids drawn per game in Python by the caller; ``steps`` = agent steps summed over the
+  games; ``...vs_random.python`` the same on the pure-Python path (``native=False``, the
+  reference), in the same run;
 - ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, OpenSpiel's C++ gin_rummy
   driven from Python (OpenSpiel comes with the research extra);
 - ``rlcard.gin-rummy.random_playout.env_step`` — RLCard's gin-rummy ``env.step`` loop
@@ -47,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pyspiel  # noqa: E402
 from timing import header, measure, pkg_version  # noqa: E402
 
-from gameweave.engine import PROFILE_NAMES  # noqa: E402
+from gameweave.engine import PROFILE_NAMES, native  # noqa: E402
 from gameweave.research import gym as ggym  # noqa: E402
 from gameweave.research import openspiel as gos  # noqa: E402
 from gameweave.research import pettingzoo as gpz  # noqa: E402
@@ -166,12 +168,16 @@ def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> d
 RLCARD_MISSING = "# RLCard: not installed (pip install -e '.[research,anchors]'); its column is left empty"
 
 
-def bench_vector(rules: str, num_envs: int, steps: int, reps: int, opponent: str = "random") -> dict:
-    """``ConquianVectorEnv(num_envs, rules, opponent).step`` of masked uniform ids;
-    ``steps`` counts agent steps summed over the games (per batch call: ``num_envs``)."""
+def bench_vector(rules: str, num_envs: int, steps: int, reps: int, opponent: str = "random",
+                 native: bool | None = None) -> dict:
+    """``ConquianVectorEnv(num_envs, rules, opponent, native=native).step`` of masked
+    uniform ids, drawn per game in Python by the caller (part of the figure); ``steps``
+    counts agent steps summed over the games (per batch call: ``num_envs``).  ``native``
+    None: the native core where built (the default path), False: the pure-Python path
+    (the reference; its row ends in ``.python``)."""
     from gameweave.research.vector import ConquianVectorEnv
 
-    env = ConquianVectorEnv(num_envs=num_envs, rules=rules, opponent=opponent)
+    env = ConquianVectorEnv(num_envs=num_envs, rules=rules, opponent=opponent, native=native)
 
     def work(rep: int) -> dict:
         rng = random.Random(5000 + rep)
@@ -182,8 +188,10 @@ def bench_vector(rules: str, num_envs: int, steps: int, reps: int, opponent: str
             _obs, _r, _d, _t, info = env.step(acts)
         return {"batches": steps, "steps": steps * num_envs}
 
-    return measure(f"gameweave.research.vector.{rules}.step{num_envs}.vs_{opponent}", cpu_timed(work), reps, 1,
-                   primary="steps", meta={"num_envs": num_envs, "batches_per_rep": steps, "opponent": opponent})
+    suffix = "" if env.native else ".python"
+    return measure(f"gameweave.research.vector.{rules}.step{num_envs}.vs_{opponent}{suffix}", cpu_timed(work), reps, 1,
+                   primary="steps", meta={"num_envs": num_envs, "batches_per_rep": steps, "opponent": opponent,
+                                          "native": env.native})
 
 
 def rlcard_anchor(games: int, reps: int) -> list[dict]:
@@ -247,7 +255,12 @@ def main() -> None:
         results.append(bench_gym(rules, max(4, int(100 * k)), reps))
         if rules == "gameweave":
             results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random"))
-        results.append(bench_vector(rules, 256, max(4, int(20 * k)), reps))
+        results.append(bench_vector(rules, 256, max(4, int(20 * k)), reps, native=False))
+        if native.AVAILABLE:
+            results.append(bench_vector(rules, 256, max(20, int(200 * k)), reps))
+        else:
+            print(f"# native core: not available ({native.DISABLE_ENV} set, or not built); "
+                  "the batched environment runs in Python only")
     anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
     anchors += rlcard_anchor(rl_games, reps)
 

@@ -269,3 +269,44 @@ def test_issue21_native_self_play_equals_the_python_one(rules: str) -> None:
     for env in (fast, slow):
         with pytest.raises(ValueError):
             env.step(bad)
+
+
+@pytest.mark.parametrize("opponent", ["random", "uniform"])
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_native_single_gymnasium_env_equals_the_python_one(rules: str, opponent: str) -> None:
+    """``ConquianEnv(native=True)`` (one game on the native core) against the default
+    Python path: the same observations, rewards, terminations, infos and
+    ``action_masks()`` from the same seeds, over seeded and unseeded resets, with a few
+    illegal ids (``illegal_action="lose"``); Gymnasium's ``check_env`` passes on it."""
+    if not native.AVAILABLE:
+        pytest.skip("the native core is not available")
+    from gymnasium.utils.env_checker import check_env
+
+    fast = ggym.ConquianEnv(rules=rules, opponent=opponent, native=True)
+    slow = ggym.ConquianEnv(rules=rules, opponent=opponent)
+    assert fast.deal is None
+    rng = np.random.default_rng(3)
+    illegal = 0
+    for ep in range(8):
+        seed = None if ep % 3 == 2 else 60 + ep
+        (o1, i1), (o2, i2) = fast.reset(seed=seed), slow.reset(seed=seed)
+        assert np.array_equal(o1, o2) and np.array_equal(i1["action_mask"], i2["action_mask"])
+        done = False
+        while not done:
+            act = _pick(i1["action_mask"][None], rng, illegal=0.02)[0]
+            got, want = fast.step(act), slow.step(act)
+            assert np.array_equal(got[0], want[0]) and got[1:4] == want[1:4] and type(got[1]) is type(want[1])
+            assert set(got[4]) == set(want[4]) and all(np.array_equal(got[4][k], want[4][k]) for k in want[4])
+            assert np.array_equal(fast.action_masks(), slow.action_masks())
+            i1, done = got[4], got[2]
+            illegal += "illegal_action" in got[4]
+    if "status" in i1:  # the deal itself ended (not an illegal id): stepping on is an error, as in Python
+        with pytest.raises(RuntimeError):
+            fast.step(0)
+    check_env(ggym.ConquianEnv(rules=rules, opponent=opponent, native=True), skip_render_check=True)
+    with pytest.raises(ValueError):
+        ggym.ConquianEnv(rules=rules, opponent="greedy", native=True)
+    raising = ggym.ConquianEnv(rules=rules, opponent=opponent, native=True, illegal_action="raise")
+    _obs, info = raising.reset(seed=1)
+    with pytest.raises(ValueError):
+        raising.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))

@@ -12,6 +12,7 @@
  *   .step(actions, obs, mask, rewards, terms, codes, to_act)   one id per game; next-step
  *     auto-reset; codes: 0 going on, 1 won, 2 tablas, 3 an illegal id ended it (mode 0)
  *   .observe(obs, mask, to_act)   .load(i, state, pending, pf_card, pf_keys, pf_acts, pub, last_refuse, hist)
+ *   .reset1(i, obs, mask)  .step1(i, action, obs, mask) -> (reward, code)   one game, no auto-reset
  * Shapes (N games): obs float32 (N, 783); mask int8 (N, 473); rewards float64 (N,) in mode
  * 0, (N, 2) in mode 1; terms bool (N,); codes int8 (N,); actions, to_act int64 (N,)
  * (to_act may be None in mode 0).  Included once, by _native.c. */
@@ -87,23 +88,29 @@ static int vg_new_deal(VecGames *v, int i) {  /* ConquianEnv.reset without a see
     return v->mode == 0 ? vg_opponent(v, &v->d[i], i) : 0;
 }
 
-/* the observing seat's row of obs and mask (self-play: the seat to act, or the last one) */
-static int vg_write(VecGames *v, int i, float *obs, int8_t *mask, int64_t *to_act) {
+/* game i's rows: the observing seat's encoding into obs_row (INFO_SIZE floats), its legal
+ * ids into mask_row (NUM_ACTIONS), the seat into *seat_out if given (self-play: the seat
+ * to act, or the last one once over) */
+static int vg_write_row(VecGames *v, int i, float *obs_row, int8_t *row, int64_t *seat_out) {
     RD *d = &v->d[i];
     int seat = v->seat;
     if (v->mode == 1) {
         if (d->g.phase != PH_OVER) v->to_act[i] = d->g.to_act;
         seat = (int)v->to_act[i];
     }
-    if (to_act) to_act[i] = seat;
-    rd_encode(d, seat, 1, obs + (size_t)i * INFO_SIZE);
-    int8_t *row = mask + (size_t)i * NUM_ACTIONS;
+    if (seat_out) *seat_out = seat;
+    rd_encode(d, seat, 1, obs_row);
     memset(row, 0, NUM_ACTIONS);
     if (d->g.phase == PH_OVER || d->g.to_act != seat) return 0;
     int n = rd_legal_ids(d, v->ids);
     if (n < 0) return -1;
     for (int k = 0; k < n; k++) row[v->ids[k]] = 1;
     return 0;
+}
+
+/* vg_write_row for row i of (n, ...) arrays obs, mask and to_act (may be NULL) */
+static int vg_write(VecGames *v, int i, float *obs, int8_t *mask, int64_t *to_act) {
+    return vg_write_row(v, i, obs + (size_t)i * INFO_SIZE, mask + (size_t)i * NUM_ACTIONS, to_act ? to_act + i : NULL);
 }
 
 static int get_buf(PyObject *o, Py_buffer *b, Py_ssize_t count, Py_ssize_t itemsize, int writable, const char *what) {
@@ -298,7 +305,61 @@ static PyObject *VG_load(VecGames *v, PyObject *args) {  /* a research Deal laid
     Py_RETURN_NONE;
 }
 
+/* the single environment's calls (research/gym.py with native=True): one game, its rows
+ * written into obs (783,) float32 and mask (473,) int8; no auto-reset (the caller resets) */
+static int vg_one_rows(VecGames *v, int i, PyObject *o, PyObject *m, Py_buffer *bo, Py_buffer *bm) {
+    if (i < 0 || i >= v->n || v->mode != 0) { PyErr_SetString(PyExc_ValueError, "no such game, or self-play"); return -1; }
+    if (get_buf(o, bo, INFO_SIZE, 4, 1, "obs") < 0) return -1;
+    if (get_buf(m, bm, NUM_ACTIONS, 1, 1, "mask") < 0) { PyBuffer_Release(bo); return -1; }
+    return 0;
+}
+
+static int vg_write_one(VecGames *v, int i, Py_buffer *bo, Py_buffer *bm) {
+    int got = vg_write_row(v, i, (float *)bo->buf, (int8_t *)bm->buf, NULL);
+    PyBuffer_Release(bo);
+    PyBuffer_Release(bm);
+    if (got < 0) PyErr_NoMemory();
+    return got;
+}
+
+static PyObject *VG_reset1(VecGames *v, PyObject *args) {  /* reset1(i, obs, mask): ConquianEnv.reset */
+    int i;
+    PyObject *o, *m;
+    Py_buffer bo, bm;
+    if (!PyArg_ParseTuple(args, "iOO", &i, &o, &m) || vg_one_rows(v, i, o, m, &bo, &bm) < 0) return NULL;
+    v->autoreset[i] = 0;
+    if (vg_new_deal(v, i) < 0) { PyBuffer_Release(&bo); PyBuffer_Release(&bm); return PyErr_NoMemory(); }
+    if (vg_write_one(v, i, &bo, &bm) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* step1(i, action, obs, mask) -> (reward, code): ConquianEnv.step; code as step's codes */
+static PyObject *VG_step1(VecGames *v, PyObject *args) {
+    int i;
+    long long a;
+    PyObject *o, *m;
+    Py_buffer bo, bm;
+    if (!PyArg_ParseTuple(args, "iLOO", &i, &a, &o, &m) || vg_one_rows(v, i, o, m, &bo, &bm) < 0) return NULL;
+    double rw = 0.0;
+    uint8_t term = 0;
+    int8_t code = 0;
+    v->autoreset[i] = 0;
+    int got = vg_step_one(v, i, a, &rw, &term, &code);
+    if (got) {
+        PyBuffer_Release(&bo);
+        PyBuffer_Release(&bm);
+        if (got > 0) PyErr_Format(PyExc_ValueError, "action id %lld is not legal now", a);
+        else PyErr_NoMemory();
+        return NULL;
+    }
+    if (vg_write_one(v, i, &bo, &bm) < 0) return NULL;
+    return Py_BuildValue("(di)", rw, (int)code);
+}
+
 static PyMethodDef VG_methods[] = {
+    {"reset1", (PyCFunction)VG_reset1, METH_VARARGS, "reset1(i, obs, mask): deal game i anew (the single environment)."},
+    {"step1", (PyCFunction)VG_step1, METH_VARARGS,
+     "step1(i, action, obs, mask) -> (reward, code): one step of game i (the single environment)."},
     {"seed", (PyCFunction)VG_seed, METH_VARARGS, "seed(i, key): game i's generator is random.Random(seed) (key: its words)."},
     {"reset", (PyCFunction)VG_reset, METH_VARARGS, "reset(obs, mask, to_act): deal every game anew and write its rows."},
     {"step", (PyCFunction)VG_step, METH_VARARGS,

@@ -8,7 +8,9 @@ Python ones draw) and next-step auto-reset — one C call per batch, writing int
 arrays through the buffer protocol (the engine itself never imports numpy).  The pure-Python
 environments stay the reference: tests/test_research_vector.py checks that the same seeds
 give identical arrays.  Used by :mod:`gameweave.research.vector` when
-:data:`gameweave.engine.native.AVAILABLE` (``GAMEWEAVE_NO_NATIVE=1`` turns it off).
+:data:`gameweave.engine.native.AVAILABLE` (``GAMEWEAVE_NO_NATIVE=1`` turns it off), and
+by :class:`gameweave.research.gym.ConquianEnv` with ``native=True`` (one game: the
+extension's ``reset1`` / ``step1``).
 """
 
 from __future__ import annotations
@@ -23,9 +25,8 @@ from ..engine import find_profile, kind_of, native
 from ..engine.actions import REFUSE_KIND
 from . import ids, observer
 from .deal import Deal
-from .gym import UNIFORM
 
-NATIVE_OPPONENTS = {UNIFORM: 0, "random": 1}
+NATIVE_OPPONENTS = {"uniform": 0, "random": 1}
 """Opponents the native path plays itself: the ``uniform`` dense-id draw and the gameweave
 ``random`` bot (any other bot runs on the Python path)."""
 
@@ -53,7 +54,7 @@ class NativeGames:
     """
 
     def __init__(self, n: int, rules: str, self_play: bool, seat: int = 0, opener: int = 0, stake: int = 1,
-                 opponent: str = UNIFORM, raise_illegal: bool = False):
+                 opponent: str = "uniform", raise_illegal: bool = False):
         if not native.AVAILABLE:
             raise RuntimeError("the native core is not available (not built, or GAMEWEAVE_NO_NATIVE is set)")
         r = find_profile(rules)
