@@ -310,3 +310,58 @@ def test_issue21_native_single_gymnasium_env_equals_the_python_one(rules: str, o
     _obs, info = raising.reset(seed=1)
     with pytest.raises(ValueError):
         raising.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+
+
+def _aec_same(fast, slow) -> None:
+    """Two AEC environments agree on everything an agent can read now."""
+    from gameweave.research.pettingzoo import AGENTS
+
+    assert fast.agent_selection == slow.agent_selection and fast.agents == slow.agents
+    for attr in ("rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
+        assert getattr(fast, attr) == getattr(slow, attr), attr
+    for agent in AGENTS:
+        a, b = fast.observe(agent), slow.observe(agent)
+        assert all(a[k].dtype == b[k].dtype and np.array_equal(a[k], b[k]) for k in b)
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_native_pettingzoo_env_equals_the_python_one(rules: str) -> None:
+    """``pettingzoo.env(native=True)`` against the default Python path: the same
+    observations and masks of both agents, rewards, terminations, infos and agent to act
+    after every step of seeded and unseeded deals, an illegal id ending the deal
+    (``illegal_action="terminate"``) or raising; PettingZoo's ``api_test`` and ``seed_test``
+    pass on it."""
+    if not native.AVAILABLE:
+        pytest.skip("the native core is not available")
+    from pettingzoo.test import api_test, seed_test
+
+    from gameweave.research import pettingzoo as gpz
+
+    for mode in ("terminate", "raise"):
+        fast = gpz.env(rules=rules, native=True, illegal_action=mode)
+        slow = gpz.env(rules=rules, illegal_action=mode)
+        assert fast.deal is None
+        rng = np.random.default_rng(4)
+        for ep in range(5):
+            seed = None if ep == 3 else 80 + ep
+            fast.reset(seed=seed)
+            slow.reset(seed=seed)
+            _aec_same(fast, slow)
+            while not any(slow.terminations.values()):
+                act = int(_pick(slow.observe(slow.agent_selection)["action_mask"][None], rng,
+                                illegal=0.02 if mode == "terminate" else 0.0)[0])
+                fast.step(act)
+                slow.step(act)
+                _aec_same(fast, slow)
+            for _ in range(2):  # the dead steps
+                fast.step(None)
+                slow.step(None)
+        fast.reset(seed=1)
+        mask = fast.observe(fast.agent_selection)["action_mask"]
+        if mode == "raise":
+            with pytest.raises(ValueError):
+                fast.step(int(np.flatnonzero(mask == 0)[0]))
+    api_test(gpz.env(rules=rules, native=True), num_cycles=200)
+    seed_test(lambda: gpz.env(rules=rules, native=True), num_cycles=50)
+    with pytest.raises(ValueError):
+        gpz.env(rules=rules, native=True, render_mode="ansi")

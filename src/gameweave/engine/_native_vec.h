@@ -13,6 +13,7 @@
  *     auto-reset; codes: 0 going on, 1 won, 2 tablas, 3 an illegal id ended it (mode 0)
  *   .observe(obs, mask, to_act)   .load(i, state, pending, pf_card, pf_keys, pf_acts, pub, last_refuse, hist)
  *   .reset1(i, obs, mask)  .step1(i, action, obs, mask) -> (reward, code)   one game, no auto-reset
+ *   .new1(i)  .observe1(i, seat, obs, mask)  .play1(i, action)   one self-play game (the AEC environment)
  * Shapes (N games): obs float32 (N, 783); mask int8 (N, 473); rewards float64 (N,) in mode
  * 0, (N, 2) in mode 1; terms bool (N,); codes int8 (N,); actions, to_act int64 (N,)
  * (to_act may be None in mode 0).  Included once, by _native.c. */
@@ -356,7 +357,63 @@ static PyObject *VG_step1(VecGames *v, PyObject *args) {
     return Py_BuildValue("(di)", rw, (int)code);
 }
 
+/* the AEC environment's calls (research/pettingzoo.py with native=True), mode 1, one game */
+static int vg_game(VecGames *v, int i) {
+    if (i >= 0 && i < v->n && v->mode == 1) return 0;
+    PyErr_SetString(PyExc_ValueError, "no such game, or not self-play");
+    return -1;
+}
+
+static PyObject *VG_new1(VecGames *v, PyObject *args) {  /* new1(i) -> seat to act: a new deal */
+    int i;
+    if (!PyArg_ParseTuple(args, "i", &i) || vg_game(v, i) < 0) return NULL;
+    v->autoreset[i] = 0;
+    if (vg_new_deal(v, i) < 0) return PyErr_NoMemory();
+    return PyLong_FromLong(v->d[i].g.to_act);
+}
+
+/* observe1(i, seat, obs, mask): that seat's rows (its legal ids if it is to act, else 0) */
+static PyObject *VG_observe1(VecGames *v, PyObject *args) {
+    int i, seat;
+    PyObject *o, *m;
+    Py_buffer bo, bm;
+    if (!PyArg_ParseTuple(args, "iiOO", &i, &seat, &o, &m) || vg_game(v, i) < 0) return NULL;
+    if (seat < 0 || seat > 1) { PyErr_SetString(PyExc_ValueError, "seat must be 0 or 1"); return NULL; }
+    if (get_buf(o, &bo, INFO_SIZE, 4, 1, "obs") < 0) return NULL;
+    if (get_buf(m, &bm, NUM_ACTIONS, 1, 1, "mask") < 0) { PyBuffer_Release(&bo); return NULL; }
+    RD *d = &v->d[i];
+    rd_encode(d, seat, 1, (float *)bo.buf);
+    int8_t *row = (int8_t *)bm.buf;
+    memset(row, 0, NUM_ACTIONS);
+    int n = d->g.phase != PH_OVER && d->g.to_act == seat ? rd_legal_ids(d, v->ids) : 0;
+    for (int k = 0; k < n; k++) row[v->ids[k]] = 1;
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bm);
+    if (n < 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* play1(i, action) -> (code, to_act, winner): the seat to act plays a dense id; code 0 on,
+ * 1 won, 2 tablas, 3 the id is not legal now (nothing changed) */
+static PyObject *VG_play1(VecGames *v, PyObject *args) {
+    int i;
+    long long a;
+    if (!PyArg_ParseTuple(args, "iL", &i, &a) || vg_game(v, i) < 0) return NULL;
+    RD *d = &v->d[i];
+    int n = d->g.phase == PH_OVER ? 0 : rd_legal_ids(d, v->ids), ok = 0;
+    if (n < 0) return PyErr_NoMemory();
+    for (int k = 0; k < n && !ok; k++) ok = v->ids[k] == a;
+    if (!ok) return Py_BuildValue("(iii)", 3, d->g.to_act, d->g.winner);
+    if (rd_apply_id(d, (int)a) < 0) return PyErr_NoMemory();
+    int code = d->g.phase != PH_OVER ? 0 : d->g.status == ST_WON ? 1 : 2;
+    return Py_BuildValue("(iii)", code, d->g.to_act, d->g.winner);
+}
+
 static PyMethodDef VG_methods[] = {
+    {"new1", (PyCFunction)VG_new1, METH_VARARGS, "new1(i) -> to_act: a new deal in game i (self-play, the AEC environment)."},
+    {"observe1", (PyCFunction)VG_observe1, METH_VARARGS, "observe1(i, seat, obs, mask): that seat's rows of game i."},
+    {"play1", (PyCFunction)VG_play1, METH_VARARGS,
+     "play1(i, action) -> (code, to_act, winner): the seat to act in game i plays a dense id."},
     {"reset1", (PyCFunction)VG_reset1, METH_VARARGS, "reset1(i, obs, mask): deal game i anew (the single environment)."},
     {"step1", (PyCFunction)VG_step1, METH_VARARGS,
      "step1(i, action, obs, mask) -> (reward, code): one step of game i (the single environment)."},
