@@ -156,14 +156,14 @@ static int mt_seeded_below(const uint32_t *key, int len, int n) {
     return mt_below(&m, n);
 }
 
-/* RandomBot.choose for the seat to act: the index into the engine's legal actions, or -1
- * (out of memory, or a view key too long) */
-static int random_bot_pick(RD *d, uint64_t seed) {
-    if (rd_engine_legal(d) < 0) return -1;
-    int n = d->legal.n;
-    if (n == 1) return 0;
+#define KEY_WORDS ((HIST_MAX + 512 + 64) / 4 + 1)
+
+/* the seed words of random.Random(f"{seed}#{view_key(view)}") for the seat to act
+ * (CPython's seeding of a str: its bytes then their SHA-512, one big-endian int, whose
+ * 32-bit words, lowest first, go to init_by_array) into key (KEY_WORDS); their count, or
+ * -1 if the view key does not fit */
+static int random_bot_key(const RD *d, uint64_t seed, uint32_t *key) {
     static uint8_t buf[HIST_MAX + 512 + 64];
-    static uint32_t key[(HIST_MAX + 512 + 64) / 4 + 1];
     int len = view_key_text(d, d->g.to_act, seed, (char *)buf, HIST_MAX + 512);
     if (len < 0) return -1;
     sha512(buf, (size_t)len, buf + len);
@@ -175,7 +175,67 @@ static int random_bot_pick(RD *d, uint64_t seed) {
         for (int b = lo; b < hi; b++) w = w << 8 | buf[b];
         key[i] = w;
     }
-    return mt_seeded_below(key, words, n);
+    return words;
+}
+
+/* RandomBot.choose for the seat to act: the index into the engine's legal actions, or -1
+ * (out of memory, or a view key too long) */
+static int random_bot_pick(RD *d, uint64_t seed) {
+    if (rd_engine_legal(d) < 0) return -1;
+    int n = d->legal.n;
+    if (n == 1) return 0;
+    static uint32_t key[KEY_WORDS];
+    int words = random_bot_key(d, seed, key);
+    return words < 0 ? -1 : mt_seeded_below(key, words, n);
+}
+
+/* mt_seeded_below for four keys of at most 624 words at once: the four seeding chains
+ * interleaved (each is a serial chain of multiplications; side by side the processor
+ * runs them in parallel).  The same values as four calls of mt_seeded_below. */
+static void mt_seeded_below4(uint32_t *const keys[4], const int lens[4], const int ns[4], int out[4]) {
+    static uint32_t mt[624][4];
+    if (!MT_BASE_OK) { MT m; mt_init(&m, 19650218U); memcpy(MT_BASE, m.mt, sizeof(MT_BASE)); MT_BASE_OK = 1; }
+    for (int k = 0; k < 624; k++)
+        for (int l = 0; l < 4; l++) mt[k][l] = MT_BASE[k];
+    static uint32_t add[624][4];  /* what step k of the first loop adds: key[j] + j, j = k mod len */
+    for (int l = 0; l < 4; l++)
+        for (int k = 0, j = 0; k < 624; k++) {
+            add[k][l] = keys[l][j] + (uint32_t)j;
+            if (++j >= lens[l]) j = 0;
+        }
+    /* every len <= 624: the first loop takes 624 steps, i = 1..623 then 1 (mt[0] = mt[623]
+     * at the wrap); the second 623, i = 2..623 then 1 */
+    for (int i = 1; i < 624; i++)
+        for (int l = 0; l < 4; l++)
+            mt[i][l] = (mt[i][l] ^ ((mt[i - 1][l] ^ (mt[i - 1][l] >> 30)) * 1664525U)) + add[i - 1][l];
+    for (int l = 0; l < 4; l++) {
+        mt[0][l] = mt[623][l];
+        mt[1][l] = (mt[1][l] ^ ((mt[0][l] ^ (mt[0][l] >> 30)) * 1664525U)) + add[623][l];
+    }
+    for (int i = 2; i < 624; i++)
+        for (int l = 0; l < 4; l++)
+            mt[i][l] = (mt[i][l] ^ ((mt[i - 1][l] ^ (mt[i - 1][l] >> 30)) * 1566083941U)) - (uint32_t)i;
+    for (int l = 0; l < 4; l++) {
+        mt[0][l] = mt[623][l];
+        mt[1][l] = (mt[1][l] ^ ((mt[0][l] ^ (mt[0][l] >> 30)) * 1566083941U)) - 1U;
+    }
+    for (int l = 0; l < 4; l++) {
+        mt[0][l] = 0x80000000U;
+        int bits = 0, n = ns[l];
+        while ((n >> bits) != 0) bits++;
+        out[l] = -1;
+        for (int k = 0; k < 227 && out[l] < 0; k++) {
+            uint32_t y = (mt[k][l] & 0x80000000U) | (mt[k + 1][l] & 0x7fffffffU);
+            y = mt[k + 397][l] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+            y ^= y >> 11;
+            y ^= (y << 7) & 0x9d2c5680U;
+            y ^= (y << 15) & 0xefc60000U;
+            y ^= y >> 18;
+            uint32_t r = y >> (32 - bits);
+            if ((int)r < n) out[l] = (int)r;
+        }
+        if (out[l] < 0) out[l] = mt_seeded_below(keys[l], lens[l], n);
+    }
 }
 
 #endif

@@ -30,6 +30,9 @@ typedef struct {
     uint64_t *bot_seed;
     uint8_t *autoreset;
     int64_t *to_act;
+    uint32_t *keys;  /* per game, KEY_WORDS: the seed words of a random-bot draw that waits */
+    int *klen, *pend;
+    uint8_t *kind;
     int ids[NUM_ACTIONS];
 } VecGames;
 
@@ -37,6 +40,7 @@ static void VG_dealloc(VecGames *v) {
     if (v->d)
         for (int i = 0; i < v->n; i++) free(v->d[i].legal.a);
     free(v->d); free(v->rng); free(v->bot_seed); free(v->autoreset); free(v->to_act);
+    free(v->keys); free(v->klen); free(v->pend); free(v->kind);
     Py_TYPE(v)->tp_free((PyObject *)v);
 }
 
@@ -56,7 +60,14 @@ static int VG_init(VecGames *v, PyObject *args, PyObject *kw) {
     v->bot_seed = (uint64_t *)calloc((size_t)v->n, sizeof(uint64_t));
     v->autoreset = (uint8_t *)calloc((size_t)v->n, 1);
     v->to_act = (int64_t *)calloc((size_t)v->n, sizeof(int64_t));
-    if (!v->d || !v->rng || !v->bot_seed || !v->autoreset || !v->to_act) { PyErr_NoMemory(); return -1; }
+    v->keys = (uint32_t *)malloc((size_t)v->n * KEY_WORDS * sizeof(uint32_t));
+    v->klen = (int *)calloc((size_t)v->n, sizeof(int));
+    v->pend = (int *)calloc((size_t)v->n, sizeof(int));
+    v->kind = (uint8_t *)calloc((size_t)v->n, 1);
+    if (!v->d || !v->rng || !v->bot_seed || !v->autoreset || !v->to_act || !v->keys || !v->klen || !v->pend || !v->kind) {
+        PyErr_NoMemory();
+        return -1;
+    }
     uint32_t zero = 0;
     for (int i = 0; i < v->n; i++) mt_init_by_array(&v->rng[i], &zero, 1);
     return 0;
@@ -77,7 +88,7 @@ static int vg_opponent(VecGames *v, RD *d, int i) {
     return 0;
 }
 
-static int vg_new_deal(VecGames *v, int i) {  /* ConquianEnv.reset without a seed / _new_deal */
+static void vg_deal(VecGames *v, int i) {  /* ConquianEnv.reset without a seed / _new_deal, before the opponent */
     MT *m = &v->rng[i];
     uint8_t deck[40];
     if (v->mode == 0) {  /* bot_seed = rng.getrandbits(62): the low word, then the top 30 bits */
@@ -86,7 +97,71 @@ static int vg_new_deal(VecGames *v, int i) {  /* ConquianEnv.reset without a see
     }
     mt_shuffle_deck(m, deck);
     rd_new(&v->d[i], deck, v->opener, v->r, v->capped);
+}
+
+static int vg_new_deal(VecGames *v, int i) {
+    vg_deal(v, i);
     return v->mode == 0 ? vg_opponent(v, &v->d[i], i) : 0;
+}
+
+/* vg_opponent, stopping where the random bot must draw among two or more actions: 0 the
+ * agent is to act or it is over, 1 a draw waits (its seed words in keys, klen), -1 error.
+ * The batch's draws are then made four at a time (vg_settle). */
+static int vg_opponent_until(VecGames *v, int i) {
+    RD *d = &v->d[i];
+    int opp = 1 - v->seat;
+    while (d->g.phase != PH_OVER && d->g.to_act == opp) {
+        if (v->opponent == 0) {
+            int n = rd_legal_ids(d, v->ids);
+            if (n <= 0 || rd_apply_id(d, v->ids[(int)(mt_random(&v->rng[i]) * n)]) < 0) return -1;
+            continue;
+        }
+        if (rd_engine_legal(d) < 0) return -1;
+        if (d->legal.n == 1) {
+            if (rd_engine(d, d->legal.a[0]) < 0) return -1;
+            continue;
+        }
+        int w = random_bot_key(d, v->bot_seed[i], v->keys + (size_t)i * KEY_WORDS);
+        if (w < 0) return -1;
+        v->klen[i] = w;
+        return 1;
+    }
+    return 0;
+}
+
+/* make the waiting draws of the games pend[0..np), play each on, until none waits */
+static int vg_settle(VecGames *v, int *pend, int np) {
+    while (np > 0) {
+        int next = 0, q = 0;  /* next <= q: the list is rewritten in place */
+        while (q < np) {
+            int grp[4], ng = 0, got[4], st;
+            while (q < np && ng < 4) {
+                int i = pend[q++];
+                if (v->klen[i] <= 624) { grp[ng++] = i; continue; }
+                RD *d = &v->d[i];  /* a long key: one at a time */
+                int k = mt_seeded_below(v->keys + (size_t)i * KEY_WORDS, v->klen[i], d->legal.n);
+                if (rd_engine(d, d->legal.a[k]) < 0 || (st = vg_opponent_until(v, i)) < 0) return -1;
+                if (st) pend[next++] = i;
+            }
+            if (!ng) continue;
+            uint32_t *ks[4];
+            int ls[4], ns[4];
+            for (int l = 0; l < 4; l++) {
+                int i = grp[l < ng ? l : 0];
+                ks[l] = v->keys + (size_t)i * KEY_WORDS;
+                ls[l] = v->klen[i];
+                ns[l] = v->d[i].legal.n;
+            }
+            mt_seeded_below4(ks, ls, ns, got);
+            for (int l = 0; l < ng; l++) {
+                int i = grp[l];
+                if (rd_engine(&v->d[i], v->d[i].legal.a[got[l]]) < 0 || (st = vg_opponent_until(v, i)) < 0) return -1;
+                if (st) pend[next++] = i;
+            }
+        }
+        np = next;
+    }
+    return 0;
 }
 
 /* game i's rows: the observing seat's encoding into obs_row (INFO_SIZE floats), its legal
@@ -158,12 +233,16 @@ static PyObject *VG_reset(VecGames *v, PyObject *args) {
     memset(bs.got, 0, sizeof(bs.got));
     if (!PyArg_ParseTuple(args, "OOO", &o, &m, &t) || get_rows(v, &bs, o, m, t) < 0) return vg_fail(&bs);
     int64_t *ta = bs.got[2] ? (int64_t *)bs.b[2].buf : NULL;
-    for (int i = 0; i < v->n; i++) {
+    int np = 0, st = 0;
+    for (int i = 0; i < v->n && st >= 0; i++) {
         v->autoreset[i] = 0;
         v->to_act[i] = 0;
-        if (vg_new_deal(v, i) < 0 || vg_write(v, i, (float *)bs.b[0].buf, (int8_t *)bs.b[1].buf, ta) < 0)
-            return vg_fail(&bs);
+        vg_deal(v, i);
+        if (v->mode == 0 && (st = vg_opponent_until(v, i)) > 0) v->pend[np++] = i;
     }
+    if (st < 0 || vg_settle(v, v->pend, np) < 0) return vg_fail(&bs);
+    for (int i = 0; i < v->n; i++)
+        if (vg_write(v, i, (float *)bs.b[0].buf, (int8_t *)bs.b[1].buf, ta) < 0) return vg_fail(&bs);
     release(&bs);
     Py_RETURN_NONE;
 }
@@ -180,11 +259,14 @@ static PyObject *VG_observe(VecGames *v, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* one game's step (see the file's comment); 0, 1 an illegal id to raise for, -1 memory */
-static int vg_step_one(VecGames *v, int i, int64_t a, double *rw, uint8_t *term, int8_t *code) {
+/* one game's step up to the opponent's play (see the file's comment): 0, 1 an illegal id
+ * to raise for, -1 memory.  kind[i]: 0 a new deal (auto-reset), 1 an illegal id ended it
+ * (rw, term, code set), 2 the agent's id applied (vg_step_end reads the result). */
+static int vg_step_start(VecGames *v, int i, int64_t a, double *rw, uint8_t *term, int8_t *code) {
     RD *d = &v->d[i];
     int mover = d->g.to_act;
-    if (v->autoreset[i]) return vg_new_deal(v, i);
+    v->kind[i] = 0;
+    if (v->autoreset[i]) { vg_deal(v, i); return 0; }
     int n = rd_legal_ids(d, v->ids), ok = 0;
     if (n < 0) return -1;
     if (d->g.phase != PH_OVER && (v->mode == 1 || mover == v->seat))
@@ -194,15 +276,29 @@ static int vg_step_one(VecGames *v, int i, int64_t a, double *rw, uint8_t *term,
         rw[0] = -v->stake;  /* ConquianEnv's illegal_action="lose" */
         *term = 1;
         *code = 3;
+        v->kind[i] = 1;
         return 0;
     }
-    if (rd_apply_id(d, (int)a) < 0 || (v->mode == 0 && vg_opponent(v, d, i) < 0)) return -1;
-    if (d->g.phase != PH_OVER) return 0;
+    v->kind[i] = 2;
+    return rd_apply_id(d, (int)a) < 0 ? -1 : 0;
+}
+
+static void vg_step_end(VecGames *v, int i, double *rw, uint8_t *term, int8_t *code) {
+    RD *d = &v->d[i];
+    if (v->kind[i] != 2 || d->g.phase != PH_OVER) return;
     *term = 1;
     *code = d->g.status == ST_WON ? 1 : 2;
     int w = d->g.winner;
     if (v->mode == 0) rw[0] = w < 0 ? 0.0 : w == v->seat ? v->stake : -v->stake;
     else if (w >= 0) { rw[w] = v->stake; rw[1 - w] = -v->stake; }
+}
+
+/* one game's whole step (the single environment's step1) */
+static int vg_step_one(VecGames *v, int i, int64_t a, double *rw, uint8_t *term, int8_t *code) {
+    int got = vg_step_start(v, i, a, rw, term, code);
+    if (got) return got;
+    if (v->mode == 0 && v->kind[i] != 1 && vg_opponent(v, &v->d[i], i) < 0) return -1;
+    vg_step_end(v, i, rw, term, code);
     return 0;
 }
 
@@ -229,14 +325,22 @@ static PyObject *VG_step(VecGames *v, PyObject *args) {
     memset(rews, 0, sizeof(double) * (size_t)(v->n * per));
     memset(terms, 0, (size_t)v->n);
     memset(codes, 0, (size_t)v->n);
+    int np = 0;
     for (int i = 0; i < v->n; i++) {
-        int got = vg_step_one(v, i, acts[i], rews + per * i, terms + i, codes + i);
-        if (got == 1) {
+        int got = vg_step_start(v, i, acts[i], rews + per * i, terms + i, codes + i), st = 0;
+        if (got == 1) {  /* the games before it have stepped, their opponents too */
+            if (vg_settle(v, v->pend, np) < 0) return vg_fail(&bs);
             release(&bs);
             PyErr_Format(PyExc_ValueError, "action id %lld is not legal now (game %d)", (long long)acts[i], i);
             return NULL;
         }
-        if (got < 0 || vg_write(v, i, (float *)bs.b[0].buf, (int8_t *)bs.b[1].buf, ta) < 0) return vg_fail(&bs);
+        if (got < 0 || (v->mode == 0 && v->kind[i] != 1 && (st = vg_opponent_until(v, i)) < 0)) return vg_fail(&bs);
+        if (st) v->pend[np++] = i;
+    }
+    if (vg_settle(v, v->pend, np) < 0) return vg_fail(&bs);
+    for (int i = 0; i < v->n; i++) {
+        vg_step_end(v, i, rews + per * i, terms + i, codes + i);
+        if (vg_write(v, i, (float *)bs.b[0].buf, (int8_t *)bs.b[1].buf, ta) < 0) return vg_fail(&bs);
     }
     for (int i = 0; i < v->n; i++) v->autoreset[i] = terms[i];
     release(&bs);
