@@ -189,42 +189,46 @@ static int random_bot_pick(RD *d, uint64_t seed) {
     return words < 0 ? -1 : mt_seeded_below(key, words, n);
 }
 
-/* mt_seeded_below for four keys of at most 624 words at once: the four seeding chains
- * interleaved (each is a serial chain of multiplications; side by side the processor
- * runs them in parallel).  The same values as four calls of mt_seeded_below. */
-static void mt_seeded_below4(uint32_t *const keys[4], const int lens[4], const int ns[4], int out[4]) {
-    static uint32_t mt[624][4];
+/* mt_seeded_below for LANES keys of at most 624 words at once: the seeding chains side by
+ * side (each is a serial chain of multiplications; interleaved, the processor runs them in
+ * parallel, and the compiler packs the lanes into vector registers).  The same values as
+ * LANES calls of mt_seeded_below.  Compiled twice: for the baseline instruction set and,
+ * on x86-64 with GCC or Clang, for AVX2 (chosen at run time where the processor has it). */
+#define LANES 8
+static inline __attribute__((always_inline)) void seed_lanes(uint32_t *const keys[LANES], const int lens[LANES],
+                                                             const int ns[LANES], int out[LANES]) {
+    static uint32_t mt[624][LANES], add[624][LANES];
     if (!MT_BASE_OK) { MT m; mt_init(&m, 19650218U); memcpy(MT_BASE, m.mt, sizeof(MT_BASE)); MT_BASE_OK = 1; }
     for (int k = 0; k < 624; k++)
-        for (int l = 0; l < 4; l++) mt[k][l] = MT_BASE[k];
-    static uint32_t add[624][4];  /* what step k of the first loop adds: key[j] + j, j = k mod len */
-    for (int l = 0; l < 4; l++)
-        for (int k = 0, j = 0; k < 624; k++) {
-            add[k][l] = keys[l][j] + (uint32_t)j;
-            if (++j >= lens[l]) j = 0;
-        }
+        for (int l = 0; l < LANES; l++) mt[k][l] = MT_BASE[k];
+    static uint32_t ex[LANES][624];
+    for (int l = 0; l < LANES; l++) {  /* what step k of the first loop adds: key[j] + j, j = k mod len */
+        int len = lens[l];
+        for (int j = 0; j < len; j++) ex[l][j] = keys[l][j] + (uint32_t)j;
+        for (int k = len; k < 624; k += len) memcpy(ex[l] + k, ex[l], sizeof(uint32_t) * (size_t)(k + len <= 624 ? len : 624 - k));
+    }
+    for (int k = 0; k < 624; k++)
+        for (int l = 0; l < LANES; l++) add[k][l] = ex[l][k];
     /* every len <= 624: the first loop takes 624 steps, i = 1..623 then 1 (mt[0] = mt[623]
      * at the wrap); the second 623, i = 2..623 then 1 */
     for (int i = 1; i < 624; i++)
-        for (int l = 0; l < 4; l++)
+        for (int l = 0; l < LANES; l++)
             mt[i][l] = (mt[i][l] ^ ((mt[i - 1][l] ^ (mt[i - 1][l] >> 30)) * 1664525U)) + add[i - 1][l];
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < LANES; l++) {
         mt[0][l] = mt[623][l];
         mt[1][l] = (mt[1][l] ^ ((mt[0][l] ^ (mt[0][l] >> 30)) * 1664525U)) + add[623][l];
     }
     for (int i = 2; i < 624; i++)
-        for (int l = 0; l < 4; l++)
+        for (int l = 0; l < LANES; l++)
             mt[i][l] = (mt[i][l] ^ ((mt[i - 1][l] ^ (mt[i - 1][l] >> 30)) * 1566083941U)) - (uint32_t)i;
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < LANES; l++) {
         mt[0][l] = mt[623][l];
         mt[1][l] = (mt[1][l] ^ ((mt[0][l] ^ (mt[0][l] >> 30)) * 1566083941U)) - 1U;
-    }
-    for (int l = 0; l < 4; l++) {
         mt[0][l] = 0x80000000U;
         int bits = 0, n = ns[l];
         while ((n >> bits) != 0) bits++;
         out[l] = -1;
-        for (int k = 0; k < 227 && out[l] < 0; k++) {
+        for (int k = 0; k < 227 && out[l] < 0; k++) {  /* mt_below on the first twist's outputs */
             uint32_t y = (mt[k][l] & 0x80000000U) | (mt[k + 1][l] & 0x7fffffffU);
             y = mt[k + 397][l] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
             y ^= y >> 11;
@@ -236,6 +240,27 @@ static void mt_seeded_below4(uint32_t *const keys[4], const int lens[4], const i
         }
         if (out[l] < 0) out[l] = mt_seeded_below(keys[l], lens[l], n);
     }
+}
+
+static void seed_lanes_base(uint32_t *const keys[LANES], const int lens[LANES], const int ns[LANES], int out[LANES]) {
+    seed_lanes(keys, lens, ns, out);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GAMEWEAVE_NO_AVX2)
+__attribute__((target("avx2"))) static void seed_lanes_avx2(uint32_t *const keys[LANES], const int lens[LANES],
+                                                            const int ns[LANES], int out[LANES]) {
+    seed_lanes(keys, lens, ns, out);
+}
+#endif
+
+static void mt_seeded_below_lanes(uint32_t *const keys[LANES], const int lens[LANES], const int ns[LANES],
+                                  int out[LANES]) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(GAMEWEAVE_NO_AVX2)
+    static int avx2 = -1;
+    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (avx2) { seed_lanes_avx2(keys, lens, ns, out); return; }
+#endif
+    seed_lanes_base(keys, lens, ns, out);
 }
 
 #endif

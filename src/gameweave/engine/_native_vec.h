@@ -106,7 +106,7 @@ static int vg_new_deal(VecGames *v, int i) {
 
 /* vg_opponent, stopping where the random bot must draw among two or more actions: 0 the
  * agent is to act or it is over, 1 a draw waits (its seed words in keys, klen), -1 error.
- * The batch's draws are then made four at a time (vg_settle). */
+ * The batch's draws are then made LANES at a time (vg_settle). */
 static int vg_opponent_until(VecGames *v, int i) {
     RD *d = &v->d[i];
     int opp = 1 - v->seat;
@@ -134,8 +134,8 @@ static int vg_settle(VecGames *v, int *pend, int np) {
     while (np > 0) {
         int next = 0, q = 0;  /* next <= q: the list is rewritten in place */
         while (q < np) {
-            int grp[4], ng = 0, got[4], st;
-            while (q < np && ng < 4) {
+            int grp[LANES], ng = 0, got[LANES], st;
+            while (q < np && ng < LANES) {
                 int i = pend[q++];
                 if (v->klen[i] <= 624) { grp[ng++] = i; continue; }
                 RD *d = &v->d[i];  /* a long key: one at a time */
@@ -144,15 +144,15 @@ static int vg_settle(VecGames *v, int *pend, int np) {
                 if (st) pend[next++] = i;
             }
             if (!ng) continue;
-            uint32_t *ks[4];
-            int ls[4], ns[4];
-            for (int l = 0; l < 4; l++) {
+            uint32_t *ks[LANES];
+            int ls[LANES], ns[LANES];
+            for (int l = 0; l < LANES; l++) {
                 int i = grp[l < ng ? l : 0];
                 ks[l] = v->keys + (size_t)i * KEY_WORDS;
                 ls[l] = v->klen[i];
                 ns[l] = v->d[i].legal.n;
             }
-            mt_seeded_below4(ks, ls, ns, got);
+            mt_seeded_below_lanes(ks, ls, ns, got);
             for (int l = 0; l < ng; l++) {
                 int i = grp[l];
                 if (rd_engine(&v->d[i], v->d[i].legal.a[got[l]]) < 0 || (st = vg_opponent_until(v, i)) < 0) return -1;
