@@ -179,7 +179,9 @@ def pick_batch(mask, u):
     its ``floor(u[i] * count)``-th legal id, ``u`` being N uniform floats in [0, 1)."""
     import numpy as np
 
-    rows, cols = mask.view(bool).nonzero()
+    flat = mask.view(bool).reshape(-1).nonzero()[0]  # one flat pass: far cheaper than a 2-D nonzero
+    rows = flat // mask.shape[1]
+    cols = flat - rows * mask.shape[1]
     counts = np.bincount(rows, minlength=len(mask))
     starts = np.cumsum(counts) - counts
     acts = np.zeros(len(mask), np.int64)
