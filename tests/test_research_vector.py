@@ -49,11 +49,14 @@ def test_issue21_vector_env_steps_as_gymnasiums_sync_vector_env(rules: str, oppo
     truncations, masks and statuses as ``SyncVectorEnv`` of the pure-Python
     ``ConquianEnv``, across several auto-resets (Gymnasium's next-step mode), on both
     paths and against both opponents the native core plays (the gameweave ``random``
-    bot, drawn exactly as the Python bot draws, and ``uniform``)."""
+    bot, drawn exactly as the Python bot draws, and ``uniform``, against which the agent
+    plays the other seat, which also opens, for a stake of 2)."""
     n = 3
-    ours = ConquianVectorEnv(num_envs=n, rules=rules, opponent=opponent, native=native_path)
+    # against "uniform" the agent plays seat 2, seat 2 opens and a deal is worth 2 (R9, R20)
+    kw = {"seat": 1, "opener": 1, "stake": 2} if opponent == "uniform" else {}
+    ours = ConquianVectorEnv(num_envs=n, rules=rules, opponent=opponent, native=native_path, **kw)
     assert ours.native is native_path and (len(ours.envs) == 0) is native_path
-    ref = gymnasium.vector.SyncVectorEnv([lambda: ggym.ConquianEnv(rules=rules, opponent=opponent)] * n)
+    ref = gymnasium.vector.SyncVectorEnv([lambda: ggym.ConquianEnv(rules=rules, opponent=opponent, **kw)] * n)
     assert ours.metadata["autoreset_mode"] == ref.metadata["autoreset_mode"]
     o1, i1 = ours.reset(seed=11)
     o2, i2 = ref.reset(seed=11)
