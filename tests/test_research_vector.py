@@ -368,3 +368,25 @@ def test_issue21_native_pettingzoo_env_equals_the_python_one(rules: str) -> None
     seed_test(lambda: gpz.env(rules=rules, native=True), num_cycles=50)
     with pytest.raises(ValueError):
         gpz.env(rules=rules, native=True, render_mode="ansi")
+
+
+def test_issue21_native_batch_checks_the_arrays_it_is_given() -> None:
+    """The C step writes only into C-contiguous buffers of the right size and item size
+    (numpy arrays or any buffer): anything else is a :class:`ValueError`, never a write
+    out of bounds."""
+    if not native.AVAILABLE:
+        pytest.skip("the native core is not available")
+    from gameweave.research.vector_native import NativeGames
+
+    games = NativeGames(3, "classic", False, opponent="random")
+    obs, mask, to_act = games.reset()
+    good = [np.zeros(3, np.int64), obs, mask, np.zeros(3), np.zeros(3, np.bool_), np.zeros(3, np.int8), to_act]
+    for k, bad in [(1, obs[:2]), (1, obs.astype(np.float64)), (2, mask[:, ::2]), (3, np.zeros(3, np.int32)),
+                   (4, np.zeros(2)), (5, bytes(3))]:
+        args = list(good)
+        args[k] = bad
+        with pytest.raises((ValueError, TypeError, BufferError)):
+            games.core.step(*args)
+    games.core.step(*good)  # the right ones still step
+    with pytest.raises(ValueError):
+        NativeGames(0, "classic", False)
