@@ -10,7 +10,8 @@ setup(
         Extension(
             "gameweave.engine._native",
             sources=["src/gameweave/engine/_native.c"],
-            depends=["src/gameweave/engine/_native_core.h"],
+            depends=["src/gameweave/engine/_native_core.h", "src/gameweave/engine/_native_research.h",
+                     "src/gameweave/engine/_native_rbot.h", "src/gameweave/engine/_native_vec.h"],
             extra_compile_args=["-O2"],
             optional=True,
         )

@@ -13,9 +13,16 @@ then ``reps`` repetitions of a fixed amount of work; median, min and max of the 
   action against the ``uniform`` opponent (uniform over its legal ids; ``steps`` = agent
   steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
   the same against the gameweave ``random`` bot, which decides from a full view;
+- the same rows ending in ``.native`` — PettingZoo's and Gymnasium's environment with
+  ``native=True`` (issue 21: the deal in the native core, the same arrays; opt-in), when
+  the native core is built;
 - ``gameweave.research.vector.<profile>.step256.vs_random`` — the batched environment
-  (issue 21), 256 games against the ``random`` bot, masked uniform ids per game;
-  ``steps`` = agent steps summed over the games;
+  (issue 21) on the native core, 256 games against the ``random`` bot, masked uniform
+  ids drawn per game in Python by the caller; ``steps`` = agent steps summed over the
+  games; ``...vs_random.python`` the same on the pure-Python path (``native=False``, the
+  reference), in the same run; ``...vs_random.batch_pick`` the native path with the
+  caller drawing the whole batch's ids in a few numpy calls (:func:`pick_batch`) instead
+  of row by row in Python;
 - ``openspiel.gin_rummy.random_playout.py_loop`` — the anchor, OpenSpiel's C++ gin_rummy
   driven from Python (OpenSpiel comes with the research extra);
 - ``rlcard.gin-rummy.random_playout.env_step`` — RLCard's gin-rummy ``env.step`` loop
@@ -47,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pyspiel  # noqa: E402
 from timing import header, measure, pkg_version  # noqa: E402
 
-from gameweave.engine import PROFILE_NAMES  # noqa: E402
+from gameweave.engine import PROFILE_NAMES, native  # noqa: E402
 from gameweave.research import gym as ggym  # noqa: E402
 from gameweave.research import openspiel as gos  # noqa: E402
 from gameweave.research import pettingzoo as gpz  # noqa: E402
@@ -122,8 +129,8 @@ def legal_of(mask):
     return mask.nonzero()[0]
 
 
-def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
-    env = gpz.env(rules=rules)
+def bench_pettingzoo(rules: str, games: int, reps: int, native: bool = False) -> dict:
+    env = gpz.env(rules=rules, native=native)
 
     def work(rep: int) -> dict:
         rng = random.Random(2000 + rep)
@@ -139,12 +146,12 @@ def bench_pettingzoo(rules: str, games: int, reps: int) -> dict:
                 steps += 1
         return {"games": games, "steps": steps}
 
-    return measure(f"gameweave.research.pettingzoo.{rules}.step", cpu_timed(work), reps, 1, primary="steps",
-                   meta={"games_per_rep": games, "mask_read": MASK_READ})
+    return measure(f"gameweave.research.pettingzoo.{rules}.step" + (".native" if native else ""), cpu_timed(work),
+                   reps, 1, primary="steps", meta={"games_per_rep": games, "mask_read": MASK_READ, "native": native})
 
 
-def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> dict:
-    env = ggym.ConquianEnv(rules=rules, opponent=opponent)
+def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform", native: bool = False) -> dict:
+    env = ggym.ConquianEnv(rules=rules, opponent=opponent, native=native)
 
     def work(rep: int) -> dict:
         rng = random.Random(3000 + rep)
@@ -158,32 +165,63 @@ def bench_gym(rules: str, games: int, reps: int, opponent: str = "uniform") -> d
                 steps += 1
         return {"games": games, "steps": steps}
 
-    suffix = "" if opponent == "uniform" else f".vs_{opponent}"
+    suffix = ("" if opponent == "uniform" else f".vs_{opponent}") + (".native" if native else "")
     return measure(f"gameweave.research.gymnasium.{rules}.step{suffix}", cpu_timed(work), reps, 1, primary="steps",
-                   meta={"games_per_rep": games, "opponent": opponent, "mask_read": MASK_READ})
+                   meta={"games_per_rep": games, "opponent": opponent, "mask_read": MASK_READ, "native": native})
 
 
 RLCARD_MISSING = "# RLCard: not installed (pip install -e '.[research,anchors]'); its column is left empty"
 
 
-def bench_vector(rules: str, num_envs: int, steps: int, reps: int, opponent: str = "random") -> dict:
-    """``ConquianVectorEnv(num_envs, rules, opponent).step`` of masked uniform ids;
-    ``steps`` counts agent steps summed over the games (per batch call: ``num_envs``)."""
+def pick_batch(mask, u):
+    """One uniform legal id per row of an ``(N, actions)`` int8 mask, for the whole batch
+    in a few numpy calls (0 for a row with none, a game that just ended): row ``i`` takes
+    its ``floor(u[i] * count)``-th legal id, ``u`` being N uniform floats in [0, 1)."""
+    import numpy as np
+
+    flat = mask.view(bool).reshape(-1).nonzero()[0]  # one flat pass: far cheaper than a 2-D nonzero
+    rows = flat // mask.shape[1]
+    cols = flat - rows * mask.shape[1]
+    counts = np.bincount(rows, minlength=len(mask))
+    starts = np.cumsum(counts) - counts
+    acts = np.zeros(len(mask), np.int64)
+    live = counts > 0
+    acts[live] = cols[(starts + (u * counts).astype(np.int64))[live]]
+    return acts
+
+
+def bench_vector(rules: str, num_envs: int, steps: int, reps: int, opponent: str = "random",
+                 native: bool | None = None, caller: str = "rows") -> dict:
+    """``ConquianVectorEnv(num_envs, rules, opponent, native=native).step`` of masked
+    uniform ids drawn by the caller (part of the figure): ``caller="rows"`` per game in
+    Python (``legal_of`` of each row and ``random.randrange``, as the single environments'
+    rows do), ``"batch"`` for the whole batch with numpy (:func:`pick_batch`; its row ends
+    in ``.batch_pick``); ``steps`` counts agent steps summed over the games (per batch
+    call: ``num_envs``).  ``native`` None: the native core where built (the default
+    path), False: the pure-Python path (the reference; its row ends in ``.python``)."""
+    import numpy as np
+
     from gameweave.research.vector import ConquianVectorEnv
 
-    env = ConquianVectorEnv(num_envs=num_envs, rules=rules, opponent=opponent)
+    env = ConquianVectorEnv(num_envs=num_envs, rules=rules, opponent=opponent, native=native)
 
     def work(rep: int) -> dict:
         rng = random.Random(5000 + rep)
+        gen = np.random.default_rng(5000 + rep)
         _obs, info = env.reset(seed=(rep + 10) * 100_000)
         for _ in range(steps):
-            acts = [int(row[rng.randrange(len(row))]) if len(row) else 0
-                    for row in (legal_of(m) for m in info["action_mask"])]
+            if caller == "batch":
+                acts = pick_batch(info["action_mask"], gen.random(num_envs))
+            else:
+                acts = [int(row[rng.randrange(len(row))]) if len(row) else 0
+                        for row in (legal_of(m) for m in info["action_mask"])]
             _obs, _r, _d, _t, info = env.step(acts)
         return {"batches": steps, "steps": steps * num_envs}
 
-    return measure(f"gameweave.research.vector.{rules}.step{num_envs}.vs_{opponent}", cpu_timed(work), reps, 1,
-                   primary="steps", meta={"num_envs": num_envs, "batches_per_rep": steps, "opponent": opponent})
+    suffix = ("" if env.native else ".python") + (".batch_pick" if caller == "batch" else "")
+    return measure(f"gameweave.research.vector.{rules}.step{num_envs}.vs_{opponent}{suffix}", cpu_timed(work), reps, 1,
+                   primary="steps", meta={"num_envs": num_envs, "batches_per_rep": steps, "opponent": opponent,
+                                          "native": env.native, "caller": caller})
 
 
 def rlcard_anchor(games: int, reps: int) -> list[dict]:
@@ -244,10 +282,22 @@ def main() -> None:
         results.append(bench_openspiel(f"gameweave.research.openspiel.{rules}.py_loop",
                                        gos.load(rules), max(4, int(100 * k)), reps))
         results.append(bench_pettingzoo(rules, max(4, int(100 * k)), reps))
+        if native.AVAILABLE:
+            results.append(bench_pettingzoo(rules, max(4, int(100 * k)), reps, native=True))
         results.append(bench_gym(rules, max(4, int(100 * k)), reps))
+        if native.AVAILABLE:
+            results.append(bench_gym(rules, max(4, int(100 * k)), reps, native=True))
         if rules == "gameweave":
             results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random"))
-        results.append(bench_vector(rules, 256, max(4, int(20 * k)), reps))
+            if native.AVAILABLE:
+                results.append(bench_gym(rules, max(4, int(100 * k)), reps, opponent="random", native=True))
+        results.append(bench_vector(rules, 256, max(4, int(20 * k)), reps, native=False))
+        if native.AVAILABLE:
+            results.append(bench_vector(rules, 256, max(20, int(200 * k)), reps))
+            results.append(bench_vector(rules, 256, max(20, int(200 * k)), reps, caller="batch"))
+        else:
+            print(f"# native core: not available ({native.DISABLE_ENV} set, or not built); "
+                  "the batched environment runs in Python only")
     anchors.append(bench_openspiel("openspiel.gin_rummy.random_playout.py_loop", gin_game, max(4, int(60 * k)), reps))
     anchors += rlcard_anchor(rl_games, reps)
 

@@ -12,6 +12,8 @@
  *     .snapshot() -> tuple            .clone()   .is_over   .to_act   .winner
  *     .rollout(max_steps) -> (actions, actors)   the searches' default playout policy
  *   from_fields(...) -> NativeState   a state in the middle of a deal (native.from_state)
+ *   VecGames(...)                     many research deals stepped in one call (_native_vec.h:
+ *     dense ids with the R18 sub-steps, encodings, the built-in opponents, auto-reset)
  *   playouts(decks, key, rearranging, force_back, cap) -> int
  *     every deck played once, deck i opened by seat i & 1, uniform legal actions drawn
  *     with CPython's own Mersenne Twister seeded as random.Random(seed) seeds it (key:
@@ -74,6 +76,9 @@ static int mt_below(MT *m, int n) {  /* random.Random._randbelow_with_getrandbit
     do { r = mt_next(m) >> (32 - k); } while ((int)r >= n);
     return (int)r;
 }
+
+#include "_native_research.h"
+#include "_native_rbot.h"
 
 /* ------------------------------------------------------------------ the searches' playouts */
 /* bots/playout.py's rollout_action, the searches' default policy: meld when possible (the
@@ -415,6 +420,8 @@ static PyObject *py_from_fields(PyObject *mod, PyObject *args) {
     return (PyObject *)self;
 }
 
+#include "_native_vec.h"
+
 static PyMethodDef module_methods[] = {
     {"from_fields", py_from_fields, METH_VARARGS,
      "from_fields(deck, opener, rearranging, force_back, cap, hand0, hand1, melds0, melds1, stock_pos, to_act, "
@@ -435,9 +442,16 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (PyType_Ready(&NativeStateType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
+    if (PyType_Ready(&VecGamesType) < 0) return NULL;
     Py_INCREF(&NativeStateType);
     if (PyModule_AddObject(m, "NativeState", (PyObject *)&NativeStateType) < 0) {
         Py_DECREF(&NativeStateType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&VecGamesType);
+    if (PyModule_AddObject(m, "VecGames", (PyObject *)&VecGamesType) < 0) {
+        Py_DECREF(&VecGamesType);
         Py_DECREF(m);
         return NULL;
     }

@@ -44,16 +44,23 @@ class ConquianEnv(gymnasium.Env):
             ``search``, ...) or ``"uniform"`` (:data:`UNIFORM`); ``seat`` the agent's seat index; ``opener`` who opens (R9);
             ``stake`` (R20); ``render_mode`` ``"ansi"``, ``"human"`` or None;
             ``opponent_options`` keyword options for the bot; ``illegal_action`` ``"lose"``
-            (an illegal id ends the episode, reward ``-stake``) or ``"raise"``.
+            (an illegal id ends the episode, reward ``-stake``) or ``"raise"``;
+            ``native`` True: the deal runs in the native core (issue 21: the same
+            observations, masks, rewards and infos from the same seeds, tested against this
+            environment's Python path; opponent ``"uniform"`` or ``"random"`` without
+            options, no ``render_mode``; :attr:`deal` is then None — there is no Python
+            deal to read or set).
     Raises:
-        ValueError: an unknown ``render_mode``, ``seat``, ``opponent`` or ``illegal_action``.
+        ValueError: an unknown ``render_mode``, ``seat``, ``opponent`` or ``illegal_action``;
+            ``native=True`` where the native core is not available or cannot run this
+            opponent or render mode.
     """
 
     metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(self, rules: str = "gameweave", opponent: str = "greedy", seat: int = 0,
                  opener: int = 0, stake: int = 1, render_mode: str | None = None,
-                 opponent_options: dict[str, Any] | None = None, illegal_action: str = "lose"):
+                 opponent_options: dict[str, Any] | None = None, illegal_action: str = "lose", native: bool = False):
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
@@ -76,6 +83,19 @@ class ConquianEnv(gymnasium.Env):
         self.deal = Deal(self.rules, opener, stake)
         self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
         self._encoder = observer.SeatEncoder(seat)
+        self._games: Any = None
+        if native:
+            from .vector_native import NativeGames, native_ok
+
+            if render_mode is not None or not native_ok(opponent, opponent_options):
+                raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset), opponent "
+                                 "'uniform' or 'random' without options, and no render_mode")
+            self._games = NativeGames(1, self.rules, False, seat, opener, stake, opponent,
+                                      raise_illegal=illegal_action == "raise")
+            self.deal = None  # type: ignore[assignment]
+            self._bot = None
+            self._mask_now = np.zeros(ids.NUM_ACTIONS, np.int8)
+            self._over = True
 
     # ------------------------------------------------------------ internals
     def _obs(self) -> np.ndarray:
@@ -134,6 +154,8 @@ class ConquianEnv(gymnasium.Env):
             self._np_random_seed = seed
         else:
             super().reset(seed=seed)  # None, or a bad seed (gymnasium's own error)
+        if self._games is not None:
+            return self._native_reset(seed)
         if seed is not None:
             self._rng = random.Random(seed)
         bot_seed = self._rng.getrandbits(62)
@@ -145,7 +167,39 @@ class ConquianEnv(gymnasium.Env):
             self.render()
         return self._obs(), self._info()
 
+    def _native_reset(self, seed: int | None) -> tuple[np.ndarray, dict[str, Any]]:
+        """``reset`` on the native core: the game's generator seeded as ``random.Random(seed)``."""
+        if seed is not None:
+            self._games.seed([seed])
+        obs = np.empty(observer.INFO_SIZE, np.float32)
+        mask = np.empty(ids.NUM_ACTIONS, np.int8)
+        self._games.core.reset1(0, obs, mask)
+        self._mask_now = mask
+        self._over = False
+        return obs, {"action_mask": mask.copy()}
+
+    def _native_step(self, action: int):
+        """``step`` on the native core (the same results as the Python path, tested)."""
+        from .vector_native import CODE_ILLEGAL, CODE_STATUS
+
+        if self._over:
+            raise RuntimeError("the deal is over: call reset()")
+        obs = np.empty(observer.INFO_SIZE, np.float32)
+        mask = np.empty(ids.NUM_ACTIONS, np.int8)
+        reward, code = self._games.core.step1(0, int(action), obs, mask)  # ValueError with illegal_action="raise"
+        self._mask_now = mask
+        info: dict[str, Any] = {"action_mask": mask.copy()}
+        if code == CODE_ILLEGAL:
+            info["illegal_action"] = True
+            return obs, reward, True, False, info
+        self._over = code != 0
+        if self._over:
+            info["status"] = CODE_STATUS[code]
+        return obs, reward, self._over, False, info
+
     def step(self, action: int):
+        if self._games is not None:
+            return self._native_step(action)
         deal = self.deal
         if deal.is_terminal():
             raise RuntimeError("the deal is over: call reset()")
@@ -166,6 +220,8 @@ class ConquianEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The legal ids now, as a bool array of shape ``(NUM_ACTIONS,)`` (473): the same
         ids as ``info["action_mask"]``; all False once the deal is over."""
+        if self._games is not None:
+            return self._mask_now.astype(bool)
         mask = np.zeros(ids.NUM_ACTIONS, dtype=bool)
         if self.deal.current_player() == self.seat:
             mask[self.deal.legal_actions()] = True

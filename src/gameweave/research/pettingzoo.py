@@ -52,14 +52,18 @@ class ConquianAEC(AECEnv):
         stake: what a won deal is worth (R20). ``render_mode``: ``"ansi"``, ``"human"`` or None.
         illegal_action: ``"raise"`` (:class:`ValueError`, the deal unchanged) or
             ``"terminate"`` (the deal ends: ``-stake`` to the offender, 0 to the other).
+        native: True: the deal runs in the native core (issue 21: the same observations,
+            masks, rewards, terminations and infos from the same seeds, tested against the
+            Python path; no ``render_mode``; :attr:`deal` is then None).
     Raises:
-        ValueError: an unknown ``render_mode`` or ``illegal_action``.
+        ValueError: an unknown ``render_mode`` or ``illegal_action``; ``native=True``
+            where the native core is not available, or with a ``render_mode``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}
 
     def __init__(self, rules: str = "gameweave", render_mode: str | None = None, opener: int = 0, stake: int = 1,
-                 illegal_action: str = "raise"):
+                 illegal_action: str = "raise", native: bool = False):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
@@ -80,6 +84,16 @@ class ConquianAEC(AECEnv):
         self.deal = Deal(self.rules, opener, stake)
         self._encoders = (observer.SeatEncoder(0), observer.SeatEncoder(1))
         self._seen: list[tuple[Deal | None, int, dict[str, np.ndarray] | None]] = [(None, -1, None)] * 2
+        self._games: Any = None
+        if native:
+            from .vector_native import NativeGames, native_ok
+
+            if render_mode is not None or not native_ok(None, None):
+                raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset) "
+                                 "and no render_mode")
+            self._games = NativeGames(1, self.rules, True, 0, opener, stake)
+            self.deal = None  # type: ignore[assignment]
+            self._native_seen: list[dict[str, np.ndarray] | None] = [None, None]
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -88,22 +102,31 @@ class ConquianAEC(AECEnv):
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = random.Random(seed)
+        if self._games is not None:
+            if seed is not None:
+                self._games.seed([seed])
+            to_act = self._games.core.new1(0)
+            self._native_seen = [None, None]
+        else:
+            if seed is not None:
+                self._rng = random.Random(seed)
+            self.deal = Deal(self.rules, self.opener, self.stake)
+            play_chance(self.deal, self._rng)
+            to_act = self.deal.current_player()
         self.agents = list(AGENTS)
-        self.deal = Deal(self.rules, self.opener, self.stake)
-        play_chance(self.deal, self._rng)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = AGENTS[self.deal.current_player()]
+        self.agent_selection = AGENTS[to_act]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's dict observation, built when asked and kept for the rest of the step
         (a second ``observe``/``last`` in the same step returns the same dict)."""
         seat = _SEAT[agent]
+        if self._games is not None:
+            return self._native_observe(seat)
         deal = self.deal
         stamp = len(deal.history)
         got = self._seen[seat]
@@ -120,6 +143,9 @@ class ConquianAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
+        if self._games is not None:
+            self._native_step(agent, int(action))
+            return
         deal = self.deal
         if self.illegal_action == "terminate" and int(action) not in deal.legal_actions():
             self._end_illegal(agent)
@@ -139,6 +165,34 @@ class ConquianAEC(AECEnv):
             self.agent_selection = AGENTS[deal.current_player()]
         if self.render_mode == "human":
             self.render()
+
+    def _native_observe(self, seat: int) -> dict[str, np.ndarray]:
+        """:meth:`observe` on the native core (kept for the rest of the step, as there)."""
+        got = self._native_seen[seat]
+        if got is None:
+            got = {"observation": np.empty(observer.INFO_SIZE, np.float32), "action_mask": np.empty(ids.NUM_ACTIONS, np.int8)}
+            self._games.core.observe1(0, seat, got["observation"], got["action_mask"])
+            self._native_seen[seat] = got
+        return got
+
+    def _native_step(self, agent: str, action: int) -> None:
+        """:meth:`step`'s rules on the native core: the same rewards, terminations and infos."""
+        code, to_act, winner = self._games.core.play1(0, action)
+        if code == 3:  # not legal now: the deal is unchanged
+            if self.illegal_action == "terminate":
+                self._end_illegal(agent)
+                return
+            raise ValueError(f"action id {action!r} is not legal now")
+        self._native_seen = [None, None]
+        if code:
+            self._clear_rewards()
+            for i, a in enumerate(AGENTS):
+                self.rewards[a] = 0.0 if winner < 0 else float(self.stake) if i == winner else -float(self.stake)
+                self.terminations[a] = True
+            self.infos = {a: {"status": "won" if code == 1 else "tablas"} for a in AGENTS}
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = AGENTS[to_act]
 
     def _end_illegal(self, agent: str) -> None:
         """End the deal on ``agent``'s illegal id (``illegal_action="terminate"``):

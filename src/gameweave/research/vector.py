@@ -28,9 +28,15 @@ the same :class:`~gameweave.research.observer.SeatEncoder` as the single environ
 (tests/test_research_vector.py repeats the hidden-card twin test here).  Rewards: ``+stake``
 won, ``-stake`` lost, 0 tablas (R16, R17, R20).
 
-Speed: the games run on the pure-Python research :class:`~gameweave.research.deal.Deal`
-(the native core does not encode observations yet), so a step costs what a single
-environment's step costs; see docs/RESEARCH.md.
+Two paths, the same arrays: when the native core is built (:data:`gameweave.engine.native.AVAILABLE`,
+not turned off by ``GAMEWEAVE_NO_NATIVE=1``) the games run in C
+(:class:`~gameweave.research.vector_native.NativeGames`: one call steps all N games —
+dense ids with the R18 sub-steps, masks, encodings, the ``uniform`` and ``random``
+opponents, auto-reset — writing into numpy arrays); otherwise, or with another opponent,
+or with ``native=False``, on the pure-Python research
+:class:`~gameweave.research.deal.Deal`, the reference.  tests/test_research_vector.py
+checks the two equal array by array from the same seeds in every profile.  Speed:
+docs/RESEARCH.md.
 """
 
 from __future__ import annotations
@@ -47,6 +53,18 @@ from gymnasium.vector.utils import batch_space
 from . import ids, observer
 from .deal import Deal
 from .gym import UNIFORM, ConquianEnv
+from .vector_native import CODE_ILLEGAL, CODE_STATUS, NativeGames, native_ok
+
+
+def _choose_native(native: bool | None, opponent: str | None, opponent_options: dict[str, Any] | None) -> bool:
+    """Whether to run on the native core: ``None`` = when it is available and plays this
+    opponent (:func:`~gameweave.research.vector_native.native_ok`); True requires it
+    (:class:`ValueError` if it cannot), False = the pure-Python path."""
+    ok = native_ok(opponent, opponent_options)
+    if native and not ok:
+        raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset) and, against an "
+                         "opponent, 'uniform' or 'random' without options")
+    return ok if native is None else bool(native)
 
 
 def _seeds(seed: int | Sequence[int | None] | None, n: int) -> list[int | None]:
@@ -68,31 +86,46 @@ class ConquianVectorEnv(VectorEnv):
         num_envs: how many games (>= 1).
         rules, opponent, seat, opener, stake, opponent_options, illegal_action: as for
             :class:`~gameweave.research.gym.ConquianEnv`, the same for every game.
+        native: None (default) = on the native core when it is available and plays the
+            opponent (``"uniform"``, or ``"random"`` without options), else in Python;
+            True requires the native core (:class:`ValueError` if it cannot), False =
+            pure Python (then :attr:`envs` holds one ``ConquianEnv`` per game; it is
+            empty on the native path).
 
     Spaces: ``single_observation_space`` Box(0, 1, (783,), float32),
     ``single_action_space`` Discrete(473); ``observation_space`` and ``action_space`` are
     their batches ((N, 783) and MultiDiscrete of N).  ``info["action_mask"]`` is (N, 473)
     int8 (with ``info["_action_mask"]`` all True, Gymnasium's vector-info convention);
     ``info["status"]`` names how each finished game ended (``won``/``tablas``), with
-    ``info["_status"]`` True where given.  Raises :class:`ValueError` for ``num_envs < 1``,
-    an unknown profile or opponent, and a seed list of the wrong length.
+    ``info["_status"]`` True where given (``info["illegal_action"]`` where an illegal id
+    ended a game).  Raises :class:`ValueError` for ``num_envs < 1``, an unknown profile or
+    opponent, a seed list of the wrong length, and ``native=True`` where it cannot run.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 8, rules: str = "gameweave", opponent: str = "random", seat: int = 0,
                  opener: int = 0, stake: int = 1, opponent_options: dict[str, Any] | None = None,
-                 illegal_action: str = "lose"):
+                 illegal_action: str = "lose", native: bool | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        self.envs = [ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
-                                 opponent_options=opponent_options, illegal_action=illegal_action)
-                     for _ in range(num_envs)]
+        first = ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
+                            opponent_options=opponent_options, illegal_action=illegal_action)  # checks the arguments
+        self.native = _choose_native(native, opponent, opponent_options)
+        self._games: NativeGames | None = None
+        if self.native:
+            self.envs: list[ConquianEnv] = []
+            self._games = NativeGames(num_envs, first.rules, False, seat, opener, stake, opponent,
+                                      raise_illegal=illegal_action == "raise")
+        else:
+            self.envs = [first] + [ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
+                                               opponent_options=opponent_options, illegal_action=illegal_action)
+                                   for _ in range(num_envs - 1)]
         self.num_envs = num_envs
-        self.rules = self.envs[0].rules
+        self.rules = first.rules
         self.opponent = opponent
-        self.single_observation_space = self.envs[0].observation_space
-        self.single_action_space = self.envs[0].action_space
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._obs = np.zeros((num_envs, observer.INFO_SIZE), np.float32)
@@ -108,10 +141,39 @@ class ConquianVectorEnv(VectorEnv):
             infos = self._add_info(infos, info, i)
         return infos
 
+    def _native_infos(self, codes: np.ndarray) -> dict[str, Any]:
+        """The infos :meth:`_infos` makes from the games' ``status`` / ``illegal_action``
+        entries, built from the native step's codes (:data:`~gameweave.research.vector_native.CODE_STATUS`)
+        at once: ``status`` an object array (None where not given) with its bool ``_status``,
+        ``illegal_action`` a bool array with ``_illegal_action``, as ``_add_info`` makes them."""
+        infos = self._infos([])
+        ended = codes.nonzero()[0]
+        if not len(ended):
+            return infos
+        got = codes[ended]
+        done = ended[got != CODE_ILLEGAL]
+        if len(done):
+            status = np.full(self.num_envs, None, dtype=object)
+            status[done] = [CODE_STATUS[c] for c in codes[done].tolist()]
+            infos["status"] = status
+            infos["_status"] = np.zeros(self.num_envs, np.bool_)
+            infos["_status"][done] = True
+        bad = ended[got == CODE_ILLEGAL]
+        if len(bad):
+            infos["illegal_action"] = np.zeros(self.num_envs, np.bool_)
+            infos["illegal_action"][bad] = True
+            infos["_illegal_action"] = infos["illegal_action"].copy()
+        return infos
+
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
         """Reset every game (game ``i`` with seed ``seed + i``, or the list's ``i``-th);
         returns ``(obs (N, 783), info)``."""
-        for i, s in enumerate(_seeds(seed, self.num_envs)):
+        seeds = _seeds(seed, self.num_envs)
+        if self._games is not None:
+            self._games.seed(seeds)
+            obs, self._mask, _ = self._games.reset()
+            return obs, self._infos([])
+        for i, s in enumerate(seeds):
             obs, info = self.envs[i].reset(seed=s)
             self._obs[i] = obs
             self._mask[i] = info["action_mask"]
@@ -122,7 +184,11 @@ class ConquianVectorEnv(VectorEnv):
         """One id per game (array-like of N ints).  A game that ended at the previous step
         is reset instead (its action ignored, reward 0: ``next-step`` auto-reset).
         Returns ``(obs (N, 783) float32, rewards (N,) float64, terminations (N,) bool,
-        truncations (N,) bool, info)``."""
+        truncations (N,) bool, info)``.  Raises :class:`ValueError` for an illegal id with
+        ``illegal_action="raise"`` (the games before it in the batch have then stepped)."""
+        if self._games is not None:
+            obs, self._mask, rewards, terms, codes, _ = self._games.step(actions)
+            return obs, rewards, terms, np.zeros(self.num_envs, np.bool_), self._native_infos(codes)
         acts = np.asarray(actions).reshape(self.num_envs)
         extra = []
         for i, env in enumerate(self.envs):
@@ -145,9 +211,20 @@ class ConquianVectorEnv(VectorEnv):
         """The legal ids of every game now, bool (N, 473) (maskable learners' method)."""
         return self._mask.astype(np.bool_)
 
+    def set_deal(self, i: int, deal: Deal) -> None:
+        """Make game ``i``'s deal ``deal`` (a dealt research :class:`Deal`; for tests that
+        build a position by hand), on either path."""
+        if self._games is not None:
+            self._games.load(i, deal)
+        else:
+            self.envs[i].deal = deal
+
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
         """Re-encode every game's current deal for the agent: ``(obs (N, 783), mask (N, 473))``
         (what :meth:`step` returns; for tests that set a game's deal by hand)."""
+        if self._games is not None:
+            obs, self._mask, _ = self._games.observe()
+            return obs, self._mask.copy()
         for i, env in enumerate(self.envs):
             self._obs[i] = env._obs()
             self._mask[i] = env._info()["action_mask"]
@@ -158,7 +235,9 @@ class ConquianSelfPlayVectorEnv:
     """``num_envs`` two-player games stepped together; the caller plays both seats.
 
     Each game is a :class:`~gameweave.research.deal.Deal` with its own generator (chance,
-    R8, drawn as the PettingZoo environment draws it).  :meth:`reset` and :meth:`step`
+    R8, drawn as the PettingZoo environment draws it) — in :attr:`deals` on the Python
+    path; on the native core (``native``: as for :class:`ConquianVectorEnv`) the same
+    games run in C and :attr:`deals` is empty.  :meth:`reset` and :meth:`step`
     return the observation and mask of the seat to act in each game; ``info["to_act"]``
     (N,) int says which seat that is (0/1).  Rewards are (N, 2) float64: ``±stake`` to the
     two seats when a game ends (0 for tablas).  Auto-reset as :class:`ConquianVectorEnv`
@@ -169,16 +248,19 @@ class ConquianSelfPlayVectorEnv:
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs: int = 8, rules: str = "gameweave", opener: int = 0, stake: int = 1):
+    def __init__(self, num_envs: int = 8, rules: str = "gameweave", opener: int = 0, stake: int = 1,
+                 native: bool | None = None):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.num_envs = num_envs
-        self.rules = Deal(rules).rules.name
+        self.rules = Deal(rules, opener).rules.name  # checks the profile and the opener
         self.opener = opener
         self.stake = stake
         self.single_observation_space = spaces.Box(0.0, 1.0, (observer.INFO_SIZE,), np.float32)
         self.single_action_space = spaces.Discrete(ids.NUM_ACTIONS)
-        self.deals = [Deal(self.rules, opener, stake) for _ in range(num_envs)]
+        self.native = _choose_native(native, None, None)
+        self._games = NativeGames(num_envs, self.rules, True, 0, opener, stake) if self.native else None
+        self.deals = [] if self.native else [Deal(self.rules, opener, stake) for _ in range(num_envs)]
         self._rngs = [random.Random() for _ in range(num_envs)]
         self._encoders = (observer.SeatEncoder(0), observer.SeatEncoder(1))
         self._obs = np.zeros((num_envs, observer.INFO_SIZE), np.float32)
@@ -202,7 +284,12 @@ class ConquianSelfPlayVectorEnv:
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
         """Deal every game anew (game ``i`` seeded ``seed + i``); returns ``(obs, info)``."""
-        for i, s in enumerate(_seeds(seed, self.num_envs)):
+        seeds = _seeds(seed, self.num_envs)
+        if self._games is not None:
+            self._games.seed(seeds)
+            obs, self._mask, self._to_act = self._games.reset()
+            return obs, {"action_mask": self._mask.copy(), "to_act": self._to_act.copy()}
+        for i, s in enumerate(seeds):
             self._rngs[i] = random.Random(s)
             self._new_deal(i)
             self._encode(i)
@@ -213,6 +300,10 @@ class ConquianSelfPlayVectorEnv:
         """One id per game for its seat to act.  Returns ``(obs (N, 783), rewards (N, 2),
         terminations (N,), truncations (N,), info)`` with ``info["action_mask"]`` and
         ``info["to_act"]`` for the next step."""
+        if self._games is not None:
+            obs, self._mask, rewards, terms, _codes, self._to_act = self._games.step(actions)
+            info = {"action_mask": self._mask.copy(), "to_act": self._to_act.copy()}
+            return obs, rewards, terms, np.zeros(self.num_envs, np.bool_), info
         acts = np.asarray(actions).reshape(self.num_envs)
         rewards = np.zeros((self.num_envs, 2), np.float64)
         terms = np.zeros(self.num_envs, np.bool_)
@@ -234,8 +325,18 @@ class ConquianSelfPlayVectorEnv:
         """The legal ids of the seat to act in every game, bool (N, 473)."""
         return self._mask.astype(np.bool_)
 
+    def set_deal(self, i: int, deal: Deal) -> None:
+        """Make game ``i``'s deal ``deal`` (a dealt research :class:`Deal`; for tests), on either path."""
+        if self._games is not None:
+            self._games.load(i, deal)
+        else:
+            self.deals[i] = deal
+
     def observe(self) -> tuple[np.ndarray, np.ndarray]:
         """Re-encode every game for its seat to act: ``(obs (N, 783), mask (N, 473))``."""
+        if self._games is not None:
+            obs, self._mask, self._to_act = self._games.observe()
+            return obs, self._mask.copy()
         for i in range(self.num_envs):
             self._encode(i)
         return self._obs.copy(), self._mask.copy()
