@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from .schemas import ChartLegend, ChartXTick, ChartYTick
+from .schemas import ChartFrame
 
 
 class BotRating(BaseModel):
@@ -17,12 +17,10 @@ class BotRating(BaseModel):
     rd: int
 
 
-class LeaderRow(BaseModel):
-    """One player of a leaderboard: rank (1 = best), name, Glicko-2 rating and deviation
-    (whole points), ``provisional`` (deviation above 110), rated deals won / tablas / lost."""
+class RatingFigures(BaseModel):
+    """A Glicko-2 rating and deviation (whole points), ``provisional`` (deviation above
+    110) and the rated deals won / tablas / lost."""
 
-    rank: int
-    username: str
     rating: int
     rd: int
     provisional: bool
@@ -30,6 +28,13 @@ class LeaderRow(BaseModel):
     won: int
     tablas: int
     lost: int
+
+
+class LeaderRow(RatingFigures):
+    """One player of a leaderboard: rank (1 = best) and name, with the rating figures."""
+
+    rank: int
+    username: str
 
 
 class Leaderboard(BaseModel):
@@ -55,21 +60,10 @@ class RatingPoint(BaseModel):
     r: float
 
 
-class RatingChart(BaseModel):
+class RatingChart(ChartFrame):
     """The rating-history graph (``tables.chart.rating_geometry``; ``web/chart.js`` draws it)."""
 
-    width: float
-    height: float
-    plot: dict[str, float]
-    steps: int
-    step_x: list[float]
-    x_ticks: list[ChartXTick]
-    y_ticks: list[ChartYTick]
     points: list[RatingPoint]
-    lines: dict[str, str]
-    legend: list[ChartLegend]
-    caption: dict[str, float]
-    colors: dict[str, str]
 
 
 class RatedDeal(BaseModel):
@@ -85,19 +79,12 @@ class RatedDeal(BaseModel):
     at: str
 
 
-class ProfileRating(BaseModel):
+class ProfileRating(RatingFigures):
     """A player's rating in one profile, its rated deals won / tablas / lost, the current
     streak (+n won in a row, -n lost, 0), the history (oldest first, the newest 200) and
     its chart."""
 
     rules: str
-    rating: int
-    rd: int
-    provisional: bool
-    deals: int
-    won: int
-    tablas: int
-    lost: int
     streak: int
     history: list[RatedDeal]
     chart: RatingChart

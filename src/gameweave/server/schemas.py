@@ -260,9 +260,9 @@ class ChartLegend(BaseModel):
     y: float
 
 
-class ChartOut(BaseModel):
-    """The win-chance graph of an analysed deal, placed (``tables.chart.chart_geometry``):
-    the page draws these numbers and ``gameweave analyze --svg`` the same ones."""
+class ChartFrame(BaseModel):
+    """What every placed graph has (``tables.chart``): its size, plot area, steps and
+    their x, ticks, lines, legend, caption and colours; the points are the graph's own."""
 
     width: float
     height: float
@@ -272,13 +272,19 @@ class ChartOut(BaseModel):
     """The x of every step, 0 (the deal as dealt) to ``steps``."""
     x_ticks: list[ChartXTick]
     y_ticks: list[ChartYTick]
-    points: list[ChartPoint]
     lines: dict[str, str]
     """Each seat's line ("1", "2") as SVG polyline points."""
     legend: list[ChartLegend]
     caption: dict[str, float]
     """Where a file's visible title goes (``x``, ``y``; the page has its own heading)."""
     colors: dict[str, str]
+
+
+class ChartOut(ChartFrame):
+    """The win-chance graph of an analysed deal, placed (``tables.chart.chart_geometry``):
+    the page draws these numbers and ``gameweave analyze --svg`` the same ones."""
+
+    points: list[ChartPoint]
 
 
 class AnalysisOut(BaseModel):
