@@ -29,3 +29,31 @@ def fresh_database(base_url: str, prefix: str = "gw_test") -> Iterator[str]:
                               "WHERE datname = :n AND pid <> pg_backend_pid()"), {"n": name})
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
         admin.dispose()
+
+
+def alembic_to(url: str, target: str, down: bool = False) -> None:
+    """Run the packaged migrations on ``url`` up (or ``down``) to revision ``target``."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine
+
+    from gameweave.storage.store import MIGRATIONS
+
+    eng = create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with eng.begin() as conn:
+        cfg.attributes["connection"] = conn
+        (command.downgrade if down else command.upgrade)(cfg, target)
+    eng.dispose()
+
+
+@contextmanager
+def empty_database(db_url: str) -> Iterator[str]:
+    """A database with no schema yet, for a migration test: the SQLite file of ``db_url``
+    (not made yet), or a new PostgreSQL database beside ``db_url``'s, dropped after."""
+    if db_url.startswith("sqlite"):
+        yield db_url
+        return
+    with fresh_database(db_url, "gw_mig") as url:
+        yield url

@@ -199,3 +199,13 @@ def test_the_group_commit_keeps_its_connection_and_replaces_one_the_database_clo
     assert store.count_actions(table.match_id) == 3
     assert store.load(table.match_id).version == table.version
     store.close()
+
+
+def test_sqlite_foreign_keys_are_on_again_after_the_migrations(tmp_path):
+    """The migrations run with SQLite's foreign keys off (a batch step's table rebuild
+    would cascade: tests/test_storage_action_ids.py); every connection after has them on."""
+    store = Store(f"sqlite:///{tmp_path / 'fk.db'}")
+    for _ in range(3):
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    store.close()

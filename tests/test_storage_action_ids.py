@@ -10,17 +10,14 @@ import random
 from datetime import UTC, datetime
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import create_engine, text
 
-from pg import fresh_database
+from pg import alembic_to as _alembic, empty_database
 
 from gameweave.engine import TURN, format_action, kind_of, parse_action
 from gameweave.engine.actions import MELD, TABLE
 from gameweave.engine.conformance import build_deck
 from gameweave.storage import Store
-from gameweave.storage.store import MIGRATIONS
 from gameweave.tables import Table, deck_text
 
 DECK = build_deck("4h 5h Ac 2s 3d Jd Qs Kd 7c 7s", "3c 4c 5c Ks Js Qh 6d 7d Ah Ad", "6h")
@@ -28,23 +25,9 @@ DECK = build_deck("4h 5h Ac 2s 3d Jd Qs Kd 7c 7s", "3c 4c 5c Ks Js Qh 6d 7d Ah A
 
 @pytest.fixture
 def empty_db(db_url):
-    """A database with no schema yet: the SQLite file of ``db_url``, or a new PostgreSQL
-    database next to ``db_url``'s (the worker's one is already at head), dropped after."""
-    if db_url.startswith("sqlite"):
-        yield db_url
-        return
-    with fresh_database(db_url, "gw_mig") as url:
+    """A database with no schema yet (:func:`pg.empty_database`)."""
+    with empty_database(db_url) as url:
         yield url
-
-
-def _alembic(url: str, target: str, down: bool = False) -> None:
-    eng = create_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with eng.begin() as conn:
-        cfg.attributes["connection"] = conn
-        (command.downgrade if down else command.upgrade)(cfg, target)
-    eng.dispose()
 
 
 def _played(rules: str, seed: int) -> tuple[Table, list[int]]:

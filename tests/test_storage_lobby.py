@@ -4,35 +4,19 @@ tables of storage/schema.py, column for column, and goes down to 0007 and up aga
 from __future__ import annotations
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import create_engine, inspect
 
-from pg import fresh_database
+from pg import alembic_to as _alembic, empty_database
 
 from gameweave.storage import Store
 from gameweave.storage.schema import open_tables, queue_entries
-from gameweave.storage.store import MIGRATIONS
 
 
 @pytest.fixture
 def empty_db(db_url):
-    """A database with no schema yet (SQLite: the file of ``db_url``; PostgreSQL: a new one)."""
-    if db_url.startswith("sqlite"):
-        yield db_url
-        return
-    with fresh_database(db_url, "gw_mig") as url:
+    """A database with no schema yet (:func:`pg.empty_database`)."""
+    with empty_database(db_url) as url:
         yield url
-
-
-def _alembic(url: str, target: str, down: bool = False) -> None:
-    eng = create_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with eng.begin() as conn:
-        cfg.attributes["connection"] = conn
-        (command.downgrade if down else command.upgrade)(cfg, target)
-    eng.dispose()
 
 
 def test_migration_0009_makes_the_schemas_tables_and_goes_down_and_up(empty_db):

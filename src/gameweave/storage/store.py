@@ -89,14 +89,24 @@ def migrate(engine: Engine) -> None:
 
     On PostgreSQL the upgrade runs inside a transaction holding the advisory lock
     :data:`MIGRATION_LOCK` (``pg_advisory_xact_lock``), so several nodes may start at
-    once on a fresh database."""
+    once on a fresh database.  On SQLite the foreign keys are off while it runs (and on
+    again after): Alembic's batch steps rebuild a table by dropping the old one, which
+    would otherwise delete every deal and action of every match (``ON DELETE CASCADE``)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        if engine.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
+        if sqlite:  # a batch step rebuilds a table: with foreign keys on, its drop would cascade
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        with conn.begin():
+            if engine.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": MIGRATION_LOCK})
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+        if sqlite:
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+            conn.commit()
 
 
 def _ms(seconds: float) -> int:
