@@ -65,7 +65,7 @@ def _next_deal(c: TestClient, mid: str, seat: int, token: str) -> None:
             assert f["type"] != "error", f
 
 
-def _wait(check, timeout: float = 5.0):
+def _wait(check, timeout: float = 20.0):
     deadline = time.monotonic() + timeout
     while not (got := check()):
         assert time.monotonic() < deadline, "timed out"

@@ -201,8 +201,9 @@ class RatingStore:
 
     # ------------------------------------------------------------------ reading
     def of_match(self, match_id: str) -> list[Rating | None]:
-        """Per seat (1, 2) the rating in the match's profile of the account holding it,
-        or None (no account, or no rated deal yet in that profile: shown as unrated)."""
+        """Per seat (1, 2) the rating in the match's profile of the account holding it
+        (the start, 1500 provisional, before its first rated deal there), or None for a
+        seat no account holds (:func:`of_match`)."""
         with self.engine.connect() as conn:
             return of_match(conn, match_id)
 
@@ -298,15 +299,20 @@ class RatingStore:
 
 
 def of_match(conn: Connection, match_id: str) -> list[Rating | None]:
-    """:meth:`RatingStore.of_match` on an open connection (the store loads it with the table)."""
+    """:meth:`RatingStore.of_match` on an open connection (the store loads it with the
+    table): per seat, the rating in the match's profile of the account that holds it —
+    the start (1500, provisional, no deals) for an account with no rated deal there yet —
+    or None for a seat no account holds."""
     rows = conn.execute(
-        select(account_seats.c.seat, ratings).join(matches, matches.c.id == account_seats.c.match_id)
-        .join(ratings, and_(ratings.c.account_id == account_seats.c.account_id, ratings.c.rules == matches.c.rules))
-        .where(account_seats.c.match_id == match_id, ratings.c.deals > 0)).all()
+        select(account_seats.c.seat, matches.c.rules.label("match_rules"), ratings)
+        .join(matches, matches.c.id == account_seats.c.match_id)
+        .outerjoin(ratings, and_(ratings.c.account_id == account_seats.c.account_id, ratings.c.rules == matches.c.rules,
+                                 ratings.c.deals > 0))
+        .where(account_seats.c.match_id == match_id)).all()
     got: list[Rating | None] = [None, None]
     for r in rows:
         if r.seat in (1, 2):
-            got[r.seat - 1] = _rating(r)
+            got[r.seat - 1] = _rating(r) if r.rating is not None else Rating(r.match_rules, START.rating, START.rd)
     return got
 
 
