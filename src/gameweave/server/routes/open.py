@@ -72,7 +72,7 @@ async def sit(match_id: str, body: SitDown, request: Request, account: AccountDe
             "table_url": f"/table/{table.match_id}", "rated": table.rated}
 
 
-@router.post("/open-tables/{match_id}/cancel", response_model=Withdrawn, responses=error_responses(401, 403, 404))
+@router.post("/open-tables/{match_id}/cancel", response_model=Withdrawn, responses=error_responses(401, 403, 404, 422))
 async def cancel_open(seat: SeatDep, request: Request) -> dict:
     """Seat 1 withdraws its open table (``Authorization: Bearer <seat-1 token>``); its
     match closes as abandoned.  ``withdrawn: false`` once someone has sat."""
