@@ -68,7 +68,7 @@ class RatingChart(ChartFrame):
 
 class RatedDeal(BaseModel):
     """One rated deal in a player's history: where, the score (1 won, 0.5 tablas, 0
-    lost), the rating and deviation after it, the opponent (None once deleted), when."""
+    lost), the rating and deviation after it, the opponent (null once deleted), when."""
 
     match_id: str
     deal: int
