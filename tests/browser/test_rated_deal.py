@@ -76,6 +76,8 @@ def test_a_rated_deal_from_an_open_table_moves_both_ratings_once_everywhere(new_
     bea.click(f"{row} [data-testid=sit]")
     bea.wait_for_url(f"**/table/{match_id}")
     ana.wait_for_selector("[data-testid=open-waiting]", state="detached")
+    # seat 2's rating shows once its account's seat is linked and the frame says so
+    ana.wait_for_selector('.rating-chip[data-seat="2"] [data-testid=rating][data-rules=classic]', timeout=10000)
     before = {s: _rating(ana, s) for s in (1, 2)}
     assert before == {1: 1500, 2: 1500}, before  # new accounts, beside both names
     click_action(ana, "turn")

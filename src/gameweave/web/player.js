@@ -30,7 +30,7 @@ function profileBlock(r, name) {
     h("div", { class: "hero-row" }, h("h2", {}, profileTitle(r.rules)), ratingBadge(r)),
     r.provisional ? h("p", { class: "muted small" }, t("page.player.provisional")) : "",
     h("p", { class: "player-counts", "data-testid": "player-counts" },
-      t("page.player.counts", { w: r.won, t: r.tablas, l: r.lost, n: r.deals }), " · ", streakText(r.streak)),
+      tn("page.player.counts", r.deals, { w: r.won, t: r.tablas, l: r.lost }), " · ", streakText(r.streak)),
     h("div", { class: "chart-box" }, el));
 }
 
