@@ -40,11 +40,16 @@ def _match(c: TestClient, rated: bool) -> tuple[str, str, str]:
     return table.match_id, t1, j["token"]
 
 
-def _sign_up(app, name: str, seats: list[dict]) -> TestClient:
-    c = TestClient(app)
+def _sign_up(c: TestClient, name: str, seats: list[dict]) -> dict:
+    """Sign ``name`` up through the running client ``c`` (the app's own event loop: a
+    second, unstarted client would run the hub's seat checks on another loop), bringing
+    ``seats``; returns the new session's cookies and leaves ``c``'s jar empty."""
     r = c.post("/api/account/sign-up", json={"username": name, "password": PASSWORD, "seats": seats}, headers=ORIGIN)
     assert r.status_code == 201, r.text
-    return c
+    assert len(r.json()["seats"]) == len(seats)  # every seat joined the account
+    cookies = dict(r.cookies)
+    c.cookies.clear()
+    return cookies
 
 
 def _resign_deal(c: TestClient, mid: str, seat: int, token: str) -> dict:
@@ -82,8 +87,8 @@ def _board(c: TestClient, rules: str = "gameweave") -> list[dict]:
 def test_a_rated_deal_moves_both_ratings_once_and_shows_everywhere(app):
     with TestClient(app) as c:
         mid, t1, t2 = _match(c, rated=True)
-        _sign_up(app, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
-        _sign_up(app, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
+        _sign_up(c, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
+        _sign_up(c, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
         assert _resign_deal(c, mid, 2, t2)["type"] == "state"  # Ben resigns deal 1: a loss
         rows = _wait(lambda: len(_board(c)) == 2 and _board(c))
         assert [(r["username"], r["provisional"], r["won"], r["lost"]) for r in rows] == [
@@ -128,8 +133,8 @@ def test_a_rated_deal_moves_both_ratings_once_and_shows_everywhere(app):
 def test_a_casual_match_between_accounts_changes_no_rating(app):
     with TestClient(app) as c:
         mid, t1, t2 = _match(c, rated=False)
-        _sign_up(app, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
-        _sign_up(app, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
+        _sign_up(c, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
+        _sign_up(c, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
         _resign_deal(c, mid, 2, t2)
         time.sleep(0.5)
         assert _board(c) == []
@@ -140,11 +145,11 @@ def test_a_casual_match_between_accounts_changes_no_rating(app):
 def test_a_deleted_accounts_profile_is_gone_and_its_name_anonymous(app):
     with TestClient(app) as c:
         mid, t1, t2 = _match(c, rated=True)
-        _sign_up(app, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
-        ben = _sign_up(app, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
+        _sign_up(c, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
+        ben = _sign_up(c, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
         _resign_deal(c, mid, 1, t1)
         _wait(lambda: len(_board(c)) == 2)
-        r = ben.post("/api/account/delete", json={"password": PASSWORD}, headers=ORIGIN)
+        r = c.post("/api/account/delete", json={"password": PASSWORD}, headers=ORIGIN, cookies=ben)
         assert r.status_code == 200, r.text
         gone = c.get("/api/players/Ben")
         assert gone.status_code == 404 and gone.json()["error"]["code"] == "unknown_player"
@@ -173,8 +178,8 @@ def test_the_leaderboard_asks_for_a_profile_that_exists_and_lists_the_bot_ladder
 def test_a_rated_match_closed_as_abandoned_costs_the_seat_that_did_not_move(app):
     with TestClient(app) as c:
         mid, t1, t2 = _match(c, rated=True)
-        _sign_up(app, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
-        _sign_up(app, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
+        _sign_up(c, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
+        _sign_up(c, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
         hub = c.app.state.hub
         table = c.portal.call(hub.table, mid)
         laggard = table.state.to_act + 1
@@ -191,8 +196,8 @@ def test_a_new_rated_match_shows_the_players_ratings_once_a_seat_attaches(app):
 
     with TestClient(app) as c:
         mid, t1, t2 = _match(c, rated=True)
-        _sign_up(app, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
-        _sign_up(app, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
+        _sign_up(c, "Ana", [{"match_id": mid, "seat": 1, "token": t1}])
+        _sign_up(c, "Ben", [{"match_id": mid, "seat": 2, "token": t2}])
         _resign_deal(c, mid, 2, t2)
         rows = _wait(lambda: len(_board(c)) == 2 and _board(c))
         # a second rated match, its seats joined to the accounts after it was made (as an

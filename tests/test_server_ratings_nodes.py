@@ -117,7 +117,8 @@ def test_two_nodes_both_see_a_rated_deal_end_and_the_ratings_change_once(cluster
         await s1.connect()
         await s2.connect()
         assert s1.state["match"]["rated"] is True
-        assert s1.state["match"]["players"]["1"]["rating"] is None  # no rated deal yet
+        start = s1.state["match"]["players"]["1"]["rating"]  # no rated deal yet: the start, provisional
+        assert (start["rating"], start["rd"], start["provisional"]) == (1500, 350, True)
         v = s1.state["version"]
         await s2.send({"type": "resign", "scope": "deal", "version": v})  # a resign is a loss
         await s1.until_version(v + 1)
@@ -125,7 +126,7 @@ def test_two_nodes_both_see_a_rated_deal_end_and_the_ratings_change_once(cluster
         wait_for(lambda: events(fresh_pg, mid).get(1) == 2)
         # seat 1's socket (node a, which did not store the resign) hears the new ratings
         deadline = time.monotonic() + 5
-        while s1.state["match"]["players"]["2"]["rating"] is None:
+        while s1.state["match"]["players"]["2"]["rating"]["rd"] == 350:  # still the start
             assert time.monotonic() < deadline, "the new ratings did not reach node a's socket"
             await s1.recv(deadline - time.monotonic())
         shown = s1.state["match"]["players"]

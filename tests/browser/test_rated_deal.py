@@ -23,9 +23,9 @@ PASSWORD = "tres tigres tristes comen"
 
 
 def _sign_up(page, name: str) -> None:
-    status = page.evaluate("""(name) => fetch('/api/account/sign-up', {method: 'POST',
+    status = page.evaluate("""([name, password]) => fetch('/api/account/sign-up', {method: 'POST',
         headers: {'Content-Type': 'application/json'},
-        body: JSON.stringify({username: name, password: '%s'})}).then(r => r.status)""" % PASSWORD, name)
+        body: JSON.stringify({username: name, password})}).then(r => r.status)""", [name, PASSWORD])
     assert status == 201
 
 

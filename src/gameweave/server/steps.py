@@ -200,6 +200,13 @@ class Resign(Step):
         return {"kind": "resign", "seat": self.seat, "scope": self.scope}
 
 
+def _retrieve(task: asyncio.Task) -> None:
+    """Read a finished step's outcome, so that one whose caller went away is not
+    reported as "never retrieved" (its error was logged or answered already)."""
+    if not task.cancelled():
+        task.exception()
+
+
 class ChangePath:
     """Runs every :class:`Step` (see the module docstring).
 
@@ -227,7 +234,16 @@ class ChangePath:
         :class:`TableError` with the first failed check (nothing changes then),
         ``stale`` (or the real code) after losing a race to another writer,
         ``server_error`` after a database failure; :class:`Unchanged` if a move the
-        server meant to play is no longer due."""
+        server meant to play is no longer due.
+
+        The step runs to its end even when the caller is cancelled (a socket that closes
+        while its move is being stored): once stored, the move is announced, published
+        to the other nodes and followed up (bots, ratings) all the same."""
+        task = asyncio.ensure_future(self._run(room, step))
+        task.add_done_callback(_retrieve)
+        return await asyncio.shield(task)
+
+    async def _run(self, room: MatchRoom, step: Step) -> Table:
         async with room.lock:
             table = room.table or await self.sync.reload(room, "dropped")
             if table is None:
