@@ -52,10 +52,8 @@ def test_serve_with_an_unreachable_database_says_so_without_a_traceback():
 
     from gameweave.cli import app
 
-    with socket.socket() as probe:  # a free port: the check must not stop at a port in use first
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    res = CliRunner().invoke(app, ["serve", "--port", str(port),
+    # on a free port: the check must not stop at a port in use first
+    res = CliRunner().invoke(app, ["serve", "--port", str(_free_port()),
                                    "--database-url", "postgresql+psycopg://nobody@127.0.0.1:1/none"])
     assert res.exit_code == 2
     assert "cannot open the database" in res.output and "Traceback" not in res.output
