@@ -126,3 +126,25 @@ def test_serve_test_decks_with_a_bad_line_names_it(tmp_path):
     )
     assert res.returncode == 2
     assert "line 2 is not a deck order of the 40 cards" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_sent_x_forwarded_for_does_not_dodge_the_per_address_limits(tmp_path):
+    """The per-address limits count the connection's peer (DEPLOY: no X-Forwarded-For is
+    believed unless GAMEWEAVE_FORWARDED_ALLOW_IPS names the proxy): after 20 sign-up
+    attempts from one address the 21st is refused, whatever address the header claims."""
+    import httpx
+
+    from nodes import Node
+
+    node = Node(tmp_path / "node.log", "--data-dir", str(tmp_path)).wait_ready()
+    try:
+        origin = {"Origin": node.url}
+        codes = [httpx.post(f"{node.url}/api/account/sign-up", headers=origin,
+                            json={"username": "x", "password": "tres tigres tristes"}).status_code for _ in range(20)]
+        assert set(codes) == {422}  # refused attempts count too (20 an hour per address)
+        for forged in ("10.9.9.9", "203.0.113.7, 10.1.1.1"):
+            r = httpx.post(f"{node.url}/api/account/sign-up", headers={**origin, "X-Forwarded-For": forged},
+                           json={"username": "ana_forwarded", "password": "tres tigres tristes"})
+            assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited", r.text
+    finally:
+        node.stop()

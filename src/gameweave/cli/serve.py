@@ -143,6 +143,8 @@ def _run(application: Any, settings: Settings, sock: socket.socket, host: str, p
         log_config=log_config(settings.log_format, log_level, settings.node_id),
         ws=protocol_class() or "auto", ws_max_size=1024 * 1024, ws_per_message_deflate=False,
         ws_ping_interval=settings.ws_ping_interval_s, ws_ping_timeout=settings.ws_ping_timeout_s, access_log=False,
+        # X-Forwarded-For only from the proxies named (uvicorn trusts 127.0.0.1 by default)
+        proxy_headers=bool(settings.forwarded_allow_ips), forwarded_allow_ips=settings.forwarded_allow_ips or "",
     )
     server = uvicorn.Server(config)
     gc.collect()

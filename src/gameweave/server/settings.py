@@ -61,6 +61,10 @@ class Settings(BaseSettings):
             when the server is reached through https (a TLS-terminating proxy).
         open_away_s: an open table whose creator has been away from it (seat 1 not
             connected on any node) this many seconds leaves the lobbies (issue 20).
+        forwarded_allow_ips: the proxies (comma-separated addresses, as uvicorn's
+            ``forwarded_allow_ips``) whose ``X-Forwarded-For`` names the client; unset,
+            no such header is believed and a client's address is the connection's peer
+            (the per-address limits cannot be dodged by sending the header).
     """
 
     model_config = SettingsConfigDict(env_prefix="GAMEWEAVE_", extra="ignore")
@@ -90,6 +94,7 @@ class Settings(BaseSettings):
     session_idle_days: float = Field(30.0, gt=0, le=400)
     open_away_s: float = Field(60.0, gt=0)
     cookie_secure: bool = False
+    forwarded_allow_ips: str | None = None
 
 
 __all__ = ["MAX_FRAME", "Settings"]
