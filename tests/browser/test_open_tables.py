@@ -162,3 +162,21 @@ def test_a_signed_in_player_opens_a_rated_table_a_guest_is_told_it_needs_an_acco
     _shot(guest, f"open-rated-guest-{size}-{lang}")
     ana.click("[data-testid=cancel-open]")  # withdrawn from its own page: it leaves the guest's list
     guest.wait_for_selector(row, state="detached")
+
+
+def test_a_double_click_queues_once_and_opens_one_table(new_context):
+    """A double click on Quick match sends one queue entry (two would pair the browser with
+    itself), and one on Open a table opens one table (two would leave a phantom listed)."""
+    page = _lobby(new_context, DESKTOP, "en-US")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url.split("/api/", 1)[1]) if r.method == "POST" and "/api/" in r.url else None)
+    page.dblclick("[data-testid=quick-match]")
+    page.wait_for_selector("[data-testid=queue-status]:not(:empty)")
+    page.wait_for_timeout(300)
+    assert posts.count("queue") == 1, posts
+    page.click("[data-testid=cancel-queue]")
+    page.wait_for_timeout(300)
+    page.dblclick("[data-testid=create-open]")
+    page.wait_for_url("**/table/*")
+    page.wait_for_timeout(300)
+    assert posts.count("open-tables") == 1, posts

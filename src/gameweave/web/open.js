@@ -117,15 +117,19 @@ export function meetPanel({ choices, go }) {
     }
   }
 
+  let creating = false;  // a double click opens one table, not two
   async function create() {
     const c = choices();
-    if (!c) return;
+    if (!c || creating) return;
+    creating = true;
     try {
       const res = await api("POST", "/api/open-tables", { body: { ...c, rated: isRated() } });
       saveSeat(res.match_id, { seat: 1, token: res.token, opponent: "friend" });
       go(res.table_url);
     } catch (err) {
       toast(t("page.lobby.start_failed", { why: err.message }), "error");
+    } finally {
+      creating = false;
     }
   }
 

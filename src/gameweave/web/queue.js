@@ -77,10 +77,12 @@ export function queueBox({ choices, go, rated, send }) {
     ping = setInterval(() => send({ type: "ping" }), PING_MS);
   }
 
+  let starting = false;  // a second click (or a double click) while the first is on its way joins nothing
   async function start() {
-    if (entry) return;
+    if (entry || starting) return;
     const c = choices();
     if (!c) return;
+    starting = true;
     try {
       const res = await api("POST", "/api/queue", { body: { rules: c.rules, clock: c.clock, rated: rated(), name: c.name || null } });
       entry = { ticket: res.ticket, rules: c.rules, clock: c.clock };
@@ -91,6 +93,8 @@ export function queueBox({ choices, go, rated, send }) {
       if (err.code === "already_queued") line.textContent = t("error.already_queued");
       else toast(t("page.queue.failed", { why: err.message }), "error");
       el.hidden = false;
+    } finally {
+      starting = false;
     }
   }
 
