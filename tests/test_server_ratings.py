@@ -188,6 +188,9 @@ def test_a_rated_match_closed_as_abandoned_costs_the_seat_that_did_not_move(app)
         lost = {r["username"]: r["lost"] for r in rows}
         assert lost == {"Ana": int(laggard == 1), "Ben": int(laggard == 2)}
         assert c.portal.call(hub.ratings.sweep) == 0  # applied once: nothing left
+        # the profile says the deal was abandoned (not "being played") and offers no replay
+        [m] = c.get("/api/players/ana").json()["matches"]
+        assert m["deals"] == [{"number": 1, "status": "abandoned", "winner": None, "replay": None}]
 
 
 def test_a_new_rated_match_shows_the_players_ratings_once_a_seat_attaches(app):

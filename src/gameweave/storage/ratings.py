@@ -258,13 +258,15 @@ class RatingStore:
 
     def recent_matches(self, account_id: int, limit: int = RECENT_MATCHES) -> list[dict]:
         """The account's newest matches: ``{"match_id", "seat", "rules", "rated",
-        "created_at", "opponent", "deals": [{"number", "status", "winner"}]}``; the
+        "created_at", "opponent", "deals": [{"number", "status", "winner"}]}`` (a deal's
+        status ``playing``, ``won``, ``tablas`` or, in a match closed unfinished,
+        ``abandoned``); the
         opponent is the other seat's account name, else its seat name (None for a
         deleted or unnamed one), or the bot's level."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(account_seats.c.seat, matches.c.id, matches.c.rules, matches.c.rated, matches.c.created_at,
-                       matches.c.name1, matches.c.name2, matches.c.opponent, matches.c.bot)
+                       matches.c.name1, matches.c.name2, matches.c.opponent, matches.c.bot, matches.c.abandoned)
                 .join(matches, matches.c.id == account_seats.c.match_id)
                 .where(account_seats.c.account_id == account_id)
                 .order_by(matches.c.created_at.desc()).limit(limit)).all()
@@ -275,10 +277,12 @@ class RatingStore:
                 select(account_seats.c.match_id, account_seats.c.seat, accounts.c.username)
                 .join(accounts, accounts.c.id == account_seats.c.account_id)
                 .where(account_seats.c.match_id.in_(ids)))) if ids else {}
+        closed = {r.id for r in rows if r.abandoned}
         by_match: dict[str, list[dict]] = {}
-        for d in deal_rows:
+        for d in deal_rows:  # a deal left in play when its match was closed is "abandoned", not "playing"
+            status = "abandoned" if d.status == "playing" and d.match_id in closed else d.status
             by_match.setdefault(d.match_id, []).append(
-                {"number": d.number, "status": d.status, "winner": d.winner + 1 if d.winner is not None else None})
+                {"number": d.number, "status": status, "winner": d.winner + 1 if d.winner is not None else None})
         out = []
         for r in rows:
             other = 3 - r.seat

@@ -36,6 +36,7 @@ function profileBlock(r, name) {
 
 function resultWords(m, d) {
   if (d.status === "playing") return t("page.player.deal_playing");
+  if (d.status === "abandoned") return t("page.status.abandoned");
   if (d.status === "tablas") return t("page.player.deal_tablas");
   return d.winner === m.seat ? t("page.player.deal_won") : t("page.player.deal_lost");
 }

@@ -91,7 +91,7 @@ async def player(name: str, hub: HubDep) -> dict:
     for m in matches:
         for d in m["deals"]:
             d["replay"] = (f"/replay/{m['match_id']}/{d['number']}?player={quote(username)}&seat={m['seat']}"
-                           if d["status"] != "playing" else None)
+                           if d["status"] not in ("playing", "abandoned") else None)
     return {"username": username, "ratings": out, "matches": matches}
 
 
