@@ -284,3 +284,20 @@ def test_before_the_friend_joins_the_table_waits_for_them(new_context, tmp_path)
     assert translate("page.table.waiting_join", "en", who="Bob") != p1.inner_text("[data-testid=status]")
     for page in (p1, p2):
         assert not chips_out_of_view(page), chips_out_of_view(page)
+
+
+def test_a_24_letter_name_breaks_and_never_widens_the_phone_page(new_context):
+    """A name of 24 letters with no space (the longest allowed) wraps or is cut with an
+    ellipsis at the table on a 390 px phone: the page never scrolls sideways."""
+    host = new_context(BIG).new_page()
+    host.goto("/")
+    made = host.evaluate("""() => fetch('/api/matches', {method: 'POST', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({opponent: 'friend', name: 'W'.repeat(24)})}).then(r => r.json())""")
+    guest = new_context(PHONE, locale="es-MX").new_page()
+    guest.goto(made["invite_url"])
+    guest.fill("[data-testid=name-input]", "M" * 24)
+    guest.click("[data-testid=join-seat]")
+    guest.wait_for_selector("[data-testid=hand] .card")
+    assert "W" * 10 in guest.inner_text("[data-testid=status]")
+    assert guest.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not off_screen(guest), off_screen(guest)
