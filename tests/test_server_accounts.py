@@ -170,3 +170,14 @@ def test_a_hash_made_with_older_parameters_is_rehashed_at_sign_in(client):
     after = store.by_key("ana").password_hash
     assert after != before and after.startswith("$argon2id$") and "m=65536" in after
     assert not Passwords().needs_rehash(after)
+
+
+def test_wrong_current_passwords_meet_the_sign_in_limit_too(client):
+    """A signed-in session cannot guess the password through change-password: its
+    failures count with the sign-in failures of the account (10 in 15 minutes)."""
+    _post(client, "sign-up", {"username": "Ana", "password": "tres tigres tristes"})
+    codes = [_post(client, "password", {"current": f"wrong guess {i}", "new": "cuatro tigres tristes"}).json()
+             ["error"]["code"] for i in range(12)]
+    assert codes[:10] == ["bad_credentials"] * 10 and codes[10:] == ["rate_limited"] * 2
+    r = _post(client, "password", {"current": "tres tigres tristes", "new": "cuatro tigres tristes"})
+    assert r.status_code == 429  # even the right one waits

@@ -188,8 +188,14 @@ class Accounts:
         return int(await self._run(self.store.drop_sessions, row.id))
 
     async def _check_password(self, row: AccountRow, password: Any) -> None:
+        """Check the signed-in account's password again (change, delete).  The failures
+        count in the account's sign-in bucket, so a session cannot guess it past the
+        sign-in limit: ``rate_limited`` once it is full, else ``bad_credentials``."""
+        key = username_key(row.username)
+        await self._limit("signin-account", key)
         ok = isinstance(password, str) and await self._run(self.passwords.verify, row.password_hash, password)
         if not ok:
+            await self._run(self.store.note_attempt, f"signin-account:{key}")
             raise ApiError("bad_credentials", "that is not this account's password")
 
     async def change_password(self, row: AccountRow, current: Any, new: Any) -> str:
