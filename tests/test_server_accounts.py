@@ -41,7 +41,10 @@ def _post(c, path, body=None, **headers):
 def test_usernames_are_nfkc_and_case_insensitive_and_passwords_follow_the_rules():
     assert username_key("ＡＮＡ") == username_key("ana") == username_key("Ana")
     assert normal_username("  Ana_1 ") == "Ana_1"
-    for bad, reason in (("ab", "length"), ("a" * 21, "length"), ("ana maría", "characters"), ("ana!", "characters")):
+    for good in ("José_2", "аліса", "山田太郎", "やまだ", "김철수"):  # one alphabet each (CJK, kana, hangul count as one)
+        assert normal_username(good) == good
+    for bad, reason in (("ab", "length"), ("a" * 21, "length"), ("ana maría", "characters"), ("ana!", "characters"),
+                        ("\u0430lice", "mixed_scripts")):  # a Cyrillic а before "lice": a look-alike of "alice"
         with pytest.raises(AccountError) as err:
             normal_username(bad)
         assert err.value.code == "bad_username" and err.value.params["reason"] == reason

@@ -53,7 +53,8 @@ class AccountError(Exception):
 
 def normal_username(name: str) -> str:
     """``name`` as it is kept and shown: NFKC-normalised, surrounding spaces removed.
-    Raises :class:`AccountError` ``bad_username`` (reason ``length`` or ``characters``)."""
+    Raises :class:`AccountError` ``bad_username`` (reason ``length``, ``characters``, or
+    ``mixed_scripts``: letters of two alphabets, as in a look-alike of another name)."""
     if not isinstance(name, str):
         raise AccountError("bad_username", "a username is text", "characters")
     text = unicodedata.normalize("NFKC", name).strip()
@@ -61,7 +62,21 @@ def normal_username(name: str) -> str:
         raise AccountError("bad_username", f"a username has {USERNAME_MIN} to {USERNAME_MAX} characters", "length")
     if not all(ch.isalnum() or ch in "_-" for ch in text):
         raise AccountError("bad_username", "a username holds letters, digits, '_' and '-' only", "characters")
+    if len(_scripts(text)) > 1:  # "аlice" with a Cyrillic а beside "alice" (UTS #39's single-script rule)
+        raise AccountError("bad_username", "a username's letters come from one alphabet", "mixed_scripts")
     return text
+
+
+def _scripts(text: str) -> set[str]:
+    """The scripts of the letters of ``text``, by the first word of each one's Unicode
+    name (``LATIN``, ``CYRILLIC``, ``GREEK`` …; CJK ideographs, kana and hangul count as
+    one, so Japanese and Korean names pass); digits, ``_`` and ``-`` belong to none."""
+    out = set()
+    for ch in text:
+        if ch.isalpha():
+            word = unicodedata.name(ch, "UNKNOWN").split()[0]
+            out.add("CJK" if word in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL") else word)
+    return out
 
 
 def username_key(name: str) -> str:
