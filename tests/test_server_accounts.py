@@ -175,6 +175,20 @@ def test_a_hash_made_with_older_parameters_is_rehashed_at_sign_in(client):
     assert not Passwords().needs_rehash(after)
 
 
+def test_twenty_sign_ups_an_hour_from_one_address_and_refused_ones_do_not_count(client):
+    """Sign-up is limited to 20 an hour from one address, not below: names or passwords
+    the rules refuse are not sign-ups and do not count."""
+    for bad in ({"username": "x", "password": "tres tigres tristes"}, {"username": "Ana", "password": "Password123"}):
+        assert _post(client, "sign-up", bad).status_code == 422
+    for i in range(20):
+        client.cookies.clear()
+        r = _post(client, "sign-up", {"username": f"ana_{i}", "password": "tres tigres tristes"})
+        assert r.status_code == 201, (i, r.text)
+    client.cookies.clear()
+    r = _post(client, "sign-up", {"username": "ana_20", "password": "tres tigres tristes"})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+
+
 def test_wrong_current_passwords_meet_the_sign_in_limit_too(client):
     """A signed-in session cannot guess the password through change-password: its
     failures count with the sign-in failures of the account (10 in 15 minutes)."""

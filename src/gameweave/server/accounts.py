@@ -125,13 +125,13 @@ class Accounts:
         token}``, checked against their matches) join it.  Raises :class:`ApiError`
         ``rate_limited``, ``bad_username``, ``bad_password``, ``username_taken``."""
         await self._limit("signup-address", address)
-        await self._run(self.store.note_attempt, f"signup-address:{address}")
         try:
             name = normal_username(username)
             key = username_key(name)
             check_password(password, name)
-        except AccountError as exc:
+        except AccountError as exc:  # a refused name or password is no sign-up: not counted
             raise _error(exc) from None
+        await self._run(self.store.note_attempt, f"signup-address:{address}")
         digest = await self._run(self.passwords.hash, password)
         try:
             row = await self._run(self.store.create, name, key, digest)
