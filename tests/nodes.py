@@ -12,6 +12,18 @@ import uuid
 from pathlib import Path
 
 import httpx
+import pytest
+
+PG_ENV, REDIS_ENV = "GAMEWEAVE_TEST_DATABASE_URL", "GAMEWEAVE_TEST_REDIS_URL"
+"""The variables naming the PostgreSQL and Redis servers the several-node tests use."""
+
+NEEDS_NODES = [
+    pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
+                       reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
+    pytest.mark.nodes,
+]
+"""``pytestmark`` of a several-node test module: skipped without both servers (CI and
+GAMEWEAVE_REQUIRE_* runs set them), marked ``nodes``."""
 
 
 def free_port() -> int:

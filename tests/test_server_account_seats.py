@@ -6,27 +6,14 @@ signed-in request from another origin changes nothing."""
 
 from __future__ import annotations
 
-import pytest
-from argon2 import PasswordHasher
-from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from gameweave.accounts import Passwords
-from gameweave.server import create_app
 from gameweave.server.accounts import COOKIE
 from gameweave.storage.schema import account_seats, matches
 
-ORIGIN = {"Origin": "http://testserver"}
-LIGHT = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+from test_server_accounts import ORIGIN, client
 
-
-@pytest.fixture
-def client(tmp_path):
-    app = create_app(data_dir=tmp_path, bot_delay=0)
-    app.state.accounts.passwords = LIGHT
-    with TestClient(app) as c:
-        c.app_ref = app  # type: ignore[attr-defined]
-        yield c
+__all__ = ["client"]  # the fixture (light argon2 parameters), used by name
 
 
 def _account(c, username: str) -> dict:

@@ -21,15 +21,10 @@ import pytest
 
 from gameweave.engine.conformance import build_deck
 
-from nodes import Cluster, Node
+from nodes import Cluster, NEEDS_NODES, Node, PG_ENV, REDIS_ENV
 from pg import fresh_database
 
-PG_ENV, REDIS_ENV = "GAMEWEAVE_TEST_DATABASE_URL", "GAMEWEAVE_TEST_REDIS_URL"
-pytestmark = [
-    pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
-                       reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
-    pytest.mark.nodes,
-]
+pytestmark = NEEDS_NODES
 
 FRAME_WAIT = 1.0
 """Every version must reach every socket within this many seconds (issue 13)."""

@@ -11,15 +11,10 @@ import random
 import httpx
 import pytest
 
-from nodes import Cluster, Node
+from nodes import Cluster, NEEDS_NODES, Node, PG_ENV, REDIS_ENV
 from pg import fresh_database
 
-PG_ENV, REDIS_ENV = "GAMEWEAVE_TEST_DATABASE_URL", "GAMEWEAVE_TEST_REDIS_URL"
-pytestmark = [
-    pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
-                       reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
-    pytest.mark.nodes,
-]
+pytestmark = NEEDS_NODES
 PASSWORD = "tres tigres tristes"
 
 

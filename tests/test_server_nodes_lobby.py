@@ -16,16 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from nodes import Cluster, Node
+from nodes import Cluster, NEEDS_NODES, Node, PG_ENV, REDIS_ENV
 from pg import fresh_database
 from test_server_nodes import Seat, assert_in_order, play_steps
 
-PG_ENV, REDIS_ENV = "GAMEWEAVE_TEST_DATABASE_URL", "GAMEWEAVE_TEST_REDIS_URL"
-pytestmark = [
-    pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
-                       reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
-    pytest.mark.nodes,
-]
+pytestmark = NEEDS_NODES
 
 FEED_WAIT = 1.0
 """An open table must reach every node's lobby feed within this many seconds."""

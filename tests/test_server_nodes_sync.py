@@ -23,18 +23,14 @@ import time
 import httpx
 import pytest
 
-from nodes import Node
+from nodes import NEEDS_NODES, Node, REDIS_ENV
 from tcpproxy import TcpProxy
-from test_server_nodes import (PG_ENV, REDIS_ENV, Seat, assert_in_order, cluster, fresh_pg, friend_match, metric,
+from test_server_nodes import (Seat, assert_in_order, cluster, fresh_pg, friend_match, metric,
                                play_steps)
 
 __all__ = ["cluster", "fresh_pg"]  # fixtures, used by name
 
-pytestmark = [
-    pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
-                       reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
-    pytest.mark.nodes,
-]
+pytestmark = NEEDS_NODES
 
 
 async def _versions_over_http(nodes: list[Node], mid: str, token: str, want: int, until: float) -> list[int]:

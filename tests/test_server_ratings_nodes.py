@@ -29,15 +29,11 @@ from gameweave.storage.ratings import RatingStore
 from gameweave.storage.schema import rating_events
 from gameweave.tables import Table, hash_token, new_token
 
-from nodes import Cluster
+from nodes import Cluster, NEEDS_NODES, PG_ENV, REDIS_ENV
 from pg import fresh_database
-from test_server_nodes import PG_ENV, REDIS_ENV, Seat, metric, play_steps
+from test_server_nodes import Seat, metric, play_steps
 
-pytestmark = [
-    pytest.mark.skipif(not (os.environ.get(PG_ENV) and os.environ.get(REDIS_ENV)),
-                       reason=f"several-node tests need {PG_ENV} and {REDIS_ENV} (CI sets both)"),
-    pytest.mark.nodes,
-]
+pytestmark = NEEDS_NODES
 
 
 
