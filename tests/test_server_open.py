@@ -194,11 +194,13 @@ def test_a_table_whose_creator_is_away_for_long_is_withdrawn_one_at_the_table_st
     away = _post(client, "/api/open-tables", {}).json()
     here = _post(client, "/api/open-tables", {}).json()
     lobby = app.state.lobby
-    lobby.away_s = 0.5
-    time.sleep(0.8)
     with client.websocket_connect(f"/ws/{here['match_id']}") as seat:
+        # the creator sits at its table before the away time is cut (the lobby's own sweep
+        # runs too: a table left unattended meanwhile would be withdrawn by it)
         seat.send_json({"type": "hello", "seat": 1, "token": here["token"]})
         assert seat.receive_json()["type"] == "state"
+        lobby.away_s = 0.5
+        time.sleep(0.8)
         client.portal.call(lobby.sweep)  # the creator at the table is seen; the other is away
         listed = [t["match_id"] for t in client.get("/api/open-tables").json()["tables"]]
         assert listed == [here["match_id"]]
