@@ -96,6 +96,7 @@ export function meetPanel({ choices, go }) {
   }
 
   async function sit(row) {
+    await account;  // a click before /api/account answered must not read "not signed in"
     if (row.rated && !signedIn) {
       say("page.open.rated_needs_account");
       return;
@@ -123,6 +124,7 @@ export function meetPanel({ choices, go }) {
     if (!c || creating) return;
     creating = true;
     try {
+      await account;  // rated or not is known only once the account answered
       const res = await api("POST", "/api/open-tables", { body: { ...c, rated: isRated() } });
       saveSeat(res.match_id, { seat: 1, token: res.token, opponent: "friend" });
       go(res.table_url);
@@ -151,7 +153,7 @@ export function meetPanel({ choices, go }) {
   });
   feed.onOpen(() => queue.resume());
 
-  api("GET", "/api/account").then((a) => {
+  const account = api("GET", "/api/account").then((a) => {
     signedIn = !!a.signed_in;
     rated.disabled = !signedIn;
     rated.checked = signedIn && localStorage.getItem(RATED_KEY) !== "0";
@@ -165,7 +167,7 @@ export function meetPanel({ choices, go }) {
     h("p", { class: "muted small" }, t("page.open.intro")),
     h("div", { class: "rated-row" }, h("label", { for: "rated-toggle" }, rated, " ", t("page.open.rated_toggle")), " ", ratedNote),
     h("div", { class: "meet-buttons" },
-      h("button", { type: "button", class: "btn primary", "data-testid": "quick-match", onclick: () => queue.start() }, t("page.queue.start")),
+      h("button", { type: "button", class: "btn primary", "data-testid": "quick-match", onclick: () => account.then(() => queue.start()) }, t("page.queue.start")),
       h("button", { type: "button", class: "btn", "data-testid": "create-open", onclick: create }, t("page.open.create"))),
     queue.el,
     h("h3", {}, t("page.open.list")),
