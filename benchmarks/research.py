@@ -14,8 +14,9 @@ then ``reps`` repetitions of a fixed amount of work; median, min and max of the 
   steps, the opponent's moves are extra work inside each step); ``...step.vs_random``
   the same against the gameweave ``random`` bot, which decides from a full view;
 - the same rows ending in ``.native`` — PettingZoo's and Gymnasium's environment with
-  ``native=True`` (issue 21: the deal in the native core, the same arrays; opt-in), when
-  the native core is built;
+  ``native=True`` (issue 21: the deal in the native core, the same arrays; their default
+  where the core is built), when the native core is built; the rows without it are the
+  Python path (``native=False``);
 - ``gameweave.research.vector.<profile>.step256.vs_random`` — the batched environment
   (issue 21) on the native core, 256 games against the ``random`` bot, masked uniform
   ids drawn per game in Python by the caller; ``steps`` = agent steps summed over the

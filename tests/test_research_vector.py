@@ -56,7 +56,7 @@ def test_issue21_vector_env_steps_as_gymnasiums_sync_vector_env(rules: str, oppo
     kw = {"seat": 1, "opener": 1, "stake": 2} if opponent == "uniform" else {}
     ours = ConquianVectorEnv(num_envs=n, rules=rules, opponent=opponent, native=native_path, **kw)
     assert ours.native is native_path and (len(ours.envs) == 0) is native_path
-    ref = gymnasium.vector.SyncVectorEnv([lambda: ggym.ConquianEnv(rules=rules, opponent=opponent, **kw)] * n)
+    ref = gymnasium.vector.SyncVectorEnv([lambda: ggym.ConquianEnv(rules=rules, opponent=opponent, native=False, **kw)] * n)
     assert ours.metadata["autoreset_mode"] == ref.metadata["autoreset_mode"]
     o1, i1 = ours.reset(seed=11)
     o2, i2 = ref.reset(seed=11)
@@ -277,17 +277,20 @@ def test_issue21_native_self_play_equals_the_python_one(rules: str) -> None:
 @pytest.mark.parametrize("opponent", ["random", "uniform"])
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_issue21_native_single_gymnasium_env_equals_the_python_one(rules: str, opponent: str) -> None:
-    """``ConquianEnv(native=True)`` (one game on the native core) against the default
-    Python path: the same observations, rewards, terminations, infos and
-    ``action_masks()`` from the same seeds, over seeded and unseeded resets, with a few
-    illegal ids (``illegal_action="lose"``); Gymnasium's ``check_env`` passes on it."""
+    """``ConquianEnv(native=True)`` (one game on the native core, the default where it
+    runs) against the Python path (``native=False``): the same observations, rewards,
+    terminations, infos and ``action_masks()`` from the same seeds, over seeded and
+    unseeded resets, with a few illegal ids (``illegal_action="lose"``); ``deal``, replayed
+    in Python when read, is the Python path's deal at every step; Gymnasium's
+    ``check_env`` passes on it."""
     if not native.AVAILABLE:
         pytest.skip("the native core is not available")
     from gymnasium.utils.env_checker import check_env
 
     fast = ggym.ConquianEnv(rules=rules, opponent=opponent, native=True)
-    slow = ggym.ConquianEnv(rules=rules, opponent=opponent)
-    assert fast.deal is None
+    slow = ggym.ConquianEnv(rules=rules, opponent=opponent, native=False)
+    assert fast.native and not slow.native and ggym.ConquianEnv(rules=rules, opponent=opponent).native
+    assert fast.deal.state is None and fast.deal.history == slow.deal.history == []
     rng = np.random.default_rng(3)
     illegal = 0
     for ep in range(8):
@@ -301,6 +304,7 @@ def test_issue21_native_single_gymnasium_env_equals_the_python_one(rules: str, o
             assert np.array_equal(got[0], want[0]) and got[1:4] == want[1:4] and type(got[1]) is type(want[1])
             assert set(got[4]) == set(want[4]) and all(np.array_equal(got[4][k], want[4][k]) for k in want[4])
             assert np.array_equal(fast.action_masks(), slow.action_masks())
+            assert fast.deal.history == slow.deal.history and native.snapshot(fast.deal.state) == native.snapshot(slow.deal.state)
             i1, done = got[4], got[2]
             illegal += "illegal_action" in got[4]
     if "status" in i1:  # the deal itself ended (not an illegal id): stepping on is an error, as in Python
@@ -313,6 +317,33 @@ def test_issue21_native_single_gymnasium_env_equals_the_python_one(rules: str, o
     _obs, info = raising.reset(seed=1)
     with pytest.raises(ValueError):
         raising.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+
+
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_issue21_assigning_a_deal_moves_the_native_gymnasium_env_to_the_python_path(rules: str) -> None:
+    """``env.deal = d`` on the native path: from then on the environment is a Python one
+    whose generator is where the native one was, so it steps exactly as a Python
+    environment that played the same ids (against ``uniform``, which draws from it)."""
+    if not native.AVAILABLE:
+        pytest.skip("the native core is not available")
+    fast = ggym.ConquianEnv(rules=rules, opponent="uniform")
+    slow = ggym.ConquianEnv(rules=rules, opponent="uniform", native=False)
+    rng = np.random.default_rng(8)
+    (_, info), _ = fast.reset(seed=31), slow.reset(seed=31)
+    for _ in range(4):
+        act = _pick(info["action_mask"][None], rng)[0]
+        (_, _, done, _, info), _ = fast.step(act), slow.step(act)
+        assert not done
+    fast.deal = fast.deal
+    assert not fast.native
+    for _ in range(200):
+        act = _pick(info["action_mask"][None], rng)[0]
+        got, want = fast.step(act), slow.step(act)
+        assert np.array_equal(got[0], want[0]) and got[1:4] == want[1:4]
+        info = got[4]
+        if got[2]:
+            (_, info), _ = fast.reset(), slow.reset()
+            assert np.array_equal(info["action_mask"], slow._info()["action_mask"])
 
 
 def _aec_same(fast, slow) -> None:
@@ -329,11 +360,12 @@ def _aec_same(fast, slow) -> None:
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_issue21_native_pettingzoo_env_equals_the_python_one(rules: str) -> None:
-    """``pettingzoo.env(native=True)`` against the default Python path: the same
-    observations and masks of both agents, rewards, terminations, infos and agent to act
-    after every step of seeded and unseeded deals, an illegal id ending the deal
-    (``illegal_action="terminate"``) or raising; PettingZoo's ``api_test`` and ``seed_test``
-    pass on it."""
+    """``pettingzoo.env(native=True)`` (the default where the native core runs) against
+    the Python path (``native=False``): the same observations and masks of both agents,
+    rewards, terminations, infos and agent to act after every step of seeded and unseeded
+    deals, an illegal id ending the deal (``illegal_action="terminate"``) or raising;
+    ``deal``, replayed in Python when read, is the Python path's deal after every step;
+    PettingZoo's ``api_test`` and ``seed_test`` pass on it."""
     if not native.AVAILABLE:
         pytest.skip("the native core is not available")
     from pettingzoo.test import api_test, seed_test
@@ -342,8 +374,9 @@ def test_issue21_native_pettingzoo_env_equals_the_python_one(rules: str) -> None
 
     for mode in ("terminate", "raise"):
         fast = gpz.env(rules=rules, native=True, illegal_action=mode)
-        slow = gpz.env(rules=rules, illegal_action=mode)
-        assert fast.deal is None
+        slow = gpz.env(rules=rules, illegal_action=mode, native=False)
+        assert fast.native and not slow.native and gpz.env(rules=rules).native
+        assert fast.deal.state is None and fast.deal.history == []
         rng = np.random.default_rng(4)
         for ep in range(5):
             seed = None if ep == 3 else 80 + ep
@@ -356,6 +389,8 @@ def test_issue21_native_pettingzoo_env_equals_the_python_one(rules: str) -> None
                 fast.step(act)
                 slow.step(act)
                 _aec_same(fast, slow)
+                assert fast.deal.history == slow.deal.history
+                assert native.snapshot(fast.deal.state) == native.snapshot(slow.deal.state)
             for _ in range(2):  # the dead steps
                 fast.step(None)
                 slow.step(None)

@@ -27,6 +27,7 @@ typedef struct {
     Rules r;
     RD *d;
     MT *rng;
+    MT *rng0;  /* per game: its generator as reset1 / new1 found it (the single envs' `deal` replays from it) */
     uint64_t *bot_seed;
     uint8_t *autoreset;
     int64_t *to_act;
@@ -39,7 +40,7 @@ typedef struct {
 static void VG_dealloc(VecGames *v) {
     if (v->d)
         for (int i = 0; i < v->n; i++) free(v->d[i].legal.a);
-    free(v->d); free(v->rng); free(v->bot_seed); free(v->autoreset); free(v->to_act);
+    free(v->d); free(v->rng); free(v->rng0); free(v->bot_seed); free(v->autoreset); free(v->to_act);
     free(v->keys); free(v->klen); free(v->pend); free(v->kind);
     Py_TYPE(v)->tp_free((PyObject *)v);
 }
@@ -57,6 +58,7 @@ static int VG_init(VecGames *v, PyObject *args, PyObject *kw) {
     }
     v->d = (RD *)calloc((size_t)v->n, sizeof(RD));
     v->rng = (MT *)calloc((size_t)v->n, sizeof(MT));
+    v->rng0 = (MT *)calloc((size_t)v->n, sizeof(MT));
     v->bot_seed = (uint64_t *)calloc((size_t)v->n, sizeof(uint64_t));
     v->autoreset = (uint8_t *)calloc((size_t)v->n, 1);
     v->to_act = (int64_t *)calloc((size_t)v->n, sizeof(int64_t));
@@ -64,7 +66,7 @@ static int VG_init(VecGames *v, PyObject *args, PyObject *kw) {
     v->klen = (int *)calloc((size_t)v->n, sizeof(int));
     v->pend = (int *)calloc((size_t)v->n, sizeof(int));
     v->kind = (uint8_t *)calloc((size_t)v->n, 1);
-    if (!v->d || !v->rng || !v->bot_seed || !v->autoreset || !v->to_act || !v->keys || !v->klen || !v->pend || !v->kind) {
+    if (!v->d || !v->rng || !v->rng0 || !v->bot_seed || !v->autoreset || !v->to_act || !v->keys || !v->klen || !v->pend || !v->kind) {
         PyErr_NoMemory();
         return -1;
     }
@@ -433,6 +435,7 @@ static PyObject *VG_reset1(VecGames *v, PyObject *args) {  /* reset1(i, obs, mas
     Py_buffer bo, bm;
     if (!PyArg_ParseTuple(args, "iOO", &i, &o, &m) || vg_one_rows(v, i, o, m, &bo, &bm) < 0) return NULL;
     v->autoreset[i] = 0;
+    v->rng0[i] = v->rng[i];
     if (vg_new_deal(v, i) < 0) { PyBuffer_Release(&bo); PyBuffer_Release(&bm); return PyErr_NoMemory(); }
     if (vg_write_one(v, i, &bo, &bm) < 0) return NULL;
     Py_RETURN_NONE;
@@ -472,6 +475,7 @@ static PyObject *VG_new1(VecGames *v, PyObject *args) {  /* new1(i) -> seat to a
     int i;
     if (!PyArg_ParseTuple(args, "i", &i) || vg_game(v, i) < 0) return NULL;
     v->autoreset[i] = 0;
+    v->rng0[i] = v->rng[i];
     if (vg_new_deal(v, i) < 0) return PyErr_NoMemory();
     return PyLong_FromLong(v->d[i].g.to_act);
 }
@@ -513,7 +517,26 @@ static PyObject *VG_play1(VecGames *v, PyObject *args) {
     return Py_BuildValue("(iii)", code, d->g.to_act, d->g.winner);
 }
 
+/* rng_state(i, at_reset) -> 625 ints: game i's generator as random.Random.getstate()[1]
+ * holds it (624 words, then the position), now or (at_reset true) as reset1 / new1 last found it */
+static PyObject *VG_rng_state(VecGames *v, PyObject *args) {
+    int i, at_reset;
+    if (!PyArg_ParseTuple(args, "ip", &i, &at_reset)) return NULL;
+    if (i < 0 || i >= v->n) { PyErr_SetString(PyExc_ValueError, "no such game"); return NULL; }
+    const MT *m = at_reset ? &v->rng0[i] : &v->rng[i];
+    PyObject *t = PyTuple_New(625);
+    if (!t) return NULL;
+    for (int k = 0; k < 625; k++) {
+        PyObject *x = PyLong_FromUnsignedLong(k < 624 ? m->mt[k] : (unsigned long)m->i);
+        if (!x) { Py_DECREF(t); return NULL; }
+        PyTuple_SET_ITEM(t, k, x);
+    }
+    return t;
+}
+
 static PyMethodDef VG_methods[] = {
+    {"rng_state", (PyCFunction)VG_rng_state, METH_VARARGS,
+     "rng_state(i, at_reset) -> 625 ints: game i's generator (random.Random.getstate()[1]), now or at its last reset1 / new1."},
     {"new1", (PyCFunction)VG_new1, METH_VARARGS, "new1(i) -> to_act: a new deal in game i (self-play, the AEC environment)."},
     {"observe1", (PyCFunction)VG_observe1, METH_VARARGS, "observe1(i, seat, obs, mask): that seat's rows of game i."},
     {"play1", (PyCFunction)VG_play1, METH_VARARGS,

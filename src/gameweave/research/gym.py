@@ -45,11 +45,15 @@ class ConquianEnv(gymnasium.Env):
             ``stake`` (R20); ``render_mode`` ``"ansi"``, ``"human"`` or None;
             ``opponent_options`` keyword options for the bot; ``illegal_action`` ``"lose"``
             (an illegal id ends the episode, reward ``-stake``) or ``"raise"``;
-            ``native`` True: the deal runs in the native core (issue 21: the same
+            ``native``: True, the deal runs in the native core (issue 21: the same
             observations, masks, rewards and infos from the same seeds, tested against this
             environment's Python path; opponent ``"uniform"`` or ``"random"`` without
-            options, no ``render_mode``; :attr:`deal` is then None — there is no Python
-            deal to read or set).
+            options, no ``render_mode``); False, in the pure-Python engine; None (the
+            default), native where it can run, else Python.  On either path :attr:`deal`
+            is the research :class:`~gameweave.research.deal.Deal` now (on the native
+            path replayed in Python from the generator as the last ``reset`` found it and
+            the agent's ids since, when read); assigning it moves the environment to the
+            Python path for good.
     Raises:
         ValueError: an unknown ``render_mode``, ``seat``, ``opponent`` or ``illegal_action``;
             ``native=True`` where the native core is not available or cannot run this
@@ -60,7 +64,7 @@ class ConquianEnv(gymnasium.Env):
 
     def __init__(self, rules: str = "gameweave", opponent: str = "greedy", seat: int = 0,
                  opener: int = 0, stake: int = 1, render_mode: str | None = None,
-                 opponent_options: dict[str, Any] | None = None, illegal_action: str = "lose", native: bool = False):
+                 opponent_options: dict[str, Any] | None = None, illegal_action: str = "lose", native: bool | None = None):
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
@@ -80,38 +84,79 @@ class ConquianEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0.0, 1.0, (observer.INFO_SIZE,), np.float32)
         self.action_space = spaces.Discrete(ids.NUM_ACTIONS)
         self._rng = random.Random()
-        self.deal = Deal(self.rules, opener, stake)
+        self._deal = Deal(self.rules, opener, stake)
         self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
         self._encoder = observer.SeatEncoder(seat)
         self._games: Any = None
-        if native:
-            from .vector_native import NativeGames, native_ok
+        from .vector_native import NativeGames, native_ok
 
-            if render_mode is not None or not native_ok(opponent, opponent_options):
-                raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset), opponent "
-                                 "'uniform' or 'random' without options, and no render_mode")
+        can = render_mode is None and native_ok(opponent, opponent_options)
+        if native and not can:
+            raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset), opponent "
+                             "'uniform' or 'random' without options, and no render_mode")
+        if can and native is not False:
             self._games = NativeGames(1, self.rules, False, seat, opener, stake, opponent,
                                       raise_illegal=illegal_action == "raise")
-            self.deal = None  # type: ignore[assignment]
             self._bot = None
             self._mask_now = np.zeros(ids.NUM_ACTIONS, np.int8)
             self._over = True
+            self._played: list[int] = []  # the agent's ids since the last reset (what `deal` replays)
+            self._replayed: tuple[int, Deal] | None = None
+            self._dealt = False
+
+    @property
+    def native(self) -> bool:
+        """True while the deal runs in the native core."""
+        return self._games is not None
+
+    @property
+    def deal(self) -> Deal:
+        """The research deal now (the module docstring; on the native path replayed when
+        read: the same deal, tested, at the cost of one Python deal)."""
+        if self._games is None:
+            return self._deal
+        if self._replayed is None or self._replayed[0] != len(self._played):
+            self._replayed = (len(self._played), self._replay())
+        return self._replayed[1]
+
+    @deal.setter
+    def deal(self, deal: Deal) -> None:
+        if self._games is not None:  # the Python path from here on, its generator where the native one is
+            self._rng.setstate((3, self._games.core.rng_state(0, False), None))
+            if self.opponent_name != UNIFORM:
+                self._bot = make_bot(self.opponent_name, seed=self._rng.getrandbits(62), **self.opponent_options)
+            self._games = None
+        self._deal = deal
+
+    def _replay(self) -> Deal:
+        """The native game's deal, played again on the Python path: a twin environment
+        whose generator is the native one as the last ``reset`` found it, stepped with the
+        agent's ids since (the two paths give the same deals from the same generator)."""
+        twin = ConquianEnv(self.rules, self.opponent_name, self.seat, self.opener, self.stake,
+                           illegal_action="lose", native=False)
+        if not self._dealt:
+            return twin._deal  # never reset: an undealt deal, as on the Python path
+        twin._rng.setstate((3, self._games.core.rng_state(0, True), None))
+        twin._deal_anew()
+        for a in self._played:
+            twin.step(a)
+        return twin._deal
 
     # ------------------------------------------------------------ internals
     def _obs(self) -> np.ndarray:
         """The agent's information-state tensor (its view fields only, R21), through its
         kept :class:`~gameweave.research.observer.SeatEncoder`."""
-        return self._encoder.encode(self.deal)
+        return self._encoder.encode(self._deal)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        info = {"action_mask": self._encoder.mask(self.deal)}
+        info = {"action_mask": self._encoder.mask(self._deal)}
         if extra:
             info.update(extra)
         return info
 
     def _opponent_plays(self) -> None:
         """Chance and the opponent act until the agent is to act or the deal is over."""
-        deal = self.deal
+        deal = self._deal
         opp = 1 - self.seat
         rand = self._rng.random
         while True:
@@ -158,14 +203,19 @@ class ConquianEnv(gymnasium.Env):
             return self._native_reset(seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        bot_seed = self._rng.getrandbits(62)
-        if self._bot is not None:
-            self._bot = make_bot(self.opponent_name, seed=bot_seed, **self.opponent_options)
-        self.deal = Deal(self.rules, self.opener, self.stake)
-        self._opponent_plays()
+        self._deal_anew()
         if self.render_mode == "human":
             self.render()
         return self._obs(), self._info()
+
+    def _deal_anew(self) -> None:
+        """A new deal from this environment's generator: the opponent's seed, the cards,
+        and the opponent's moves until the agent is to act."""
+        bot_seed = self._rng.getrandbits(62)
+        if self._bot is not None:
+            self._bot = make_bot(self.opponent_name, seed=bot_seed, **self.opponent_options)
+        self._deal = Deal(self.rules, self.opener, self.stake)
+        self._opponent_plays()
 
     def _native_reset(self, seed: int | None) -> tuple[np.ndarray, dict[str, Any]]:
         """``reset`` on the native core: the game's generator seeded as ``random.Random(seed)``."""
@@ -176,6 +226,9 @@ class ConquianEnv(gymnasium.Env):
         self._games.core.reset1(0, obs, mask)
         self._mask_now = mask
         self._over = False
+        self._played = []
+        self._replayed = None
+        self._dealt = True
         return obs, {"action_mask": mask.copy()}
 
     def _native_step(self, action: int):
@@ -187,6 +240,7 @@ class ConquianEnv(gymnasium.Env):
         obs = np.empty(observer.INFO_SIZE, np.float32)
         mask = np.empty(ids.NUM_ACTIONS, np.int8)
         reward, code = self._games.core.step1(0, int(action), obs, mask)  # ValueError with illegal_action="raise"
+        self._played.append(int(action))
         self._mask_now = mask
         info: dict[str, Any] = {"action_mask": mask.copy()}
         if code == CODE_ILLEGAL:
@@ -200,7 +254,7 @@ class ConquianEnv(gymnasium.Env):
     def step(self, action: int):
         if self._games is not None:
             return self._native_step(action)
-        deal = self.deal
+        deal = self._deal
         if deal.is_terminal():
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)
@@ -223,8 +277,8 @@ class ConquianEnv(gymnasium.Env):
         if self._games is not None:
             return self._mask_now.astype(bool)
         mask = np.zeros(ids.NUM_ACTIONS, dtype=bool)
-        if self.deal.current_player() == self.seat:
-            mask[self.deal.legal_actions()] = True
+        if self._deal.current_player() == self.seat:
+            mask[self._deal.legal_actions()] = True
         return mask
 
     def render(self) -> str | None:

@@ -52,9 +52,13 @@ class ConquianAEC(AECEnv):
         stake: what a won deal is worth (R20). ``render_mode``: ``"ansi"``, ``"human"`` or None.
         illegal_action: ``"raise"`` (:class:`ValueError`, the deal unchanged) or
             ``"terminate"`` (the deal ends: ``-stake`` to the offender, 0 to the other).
-        native: True: the deal runs in the native core (issue 21: the same observations,
+        native: True, the deal runs in the native core (issue 21: the same observations,
             masks, rewards, terminations and infos from the same seeds, tested against the
-            Python path; no ``render_mode``; :attr:`deal` is then None).
+            Python path; no ``render_mode``); False, in the pure-Python engine; None (the
+            default), native where it can run, else Python.  On either path :attr:`deal`
+            is the research :class:`~gameweave.research.deal.Deal` now (on the native path
+            replayed in Python when read, from the generator as the last ``reset`` found it
+            and the ids played since).
     Raises:
         ValueError: an unknown ``render_mode`` or ``illegal_action``; ``native=True``
             where the native core is not available, or with a ``render_mode``.
@@ -63,7 +67,7 @@ class ConquianAEC(AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "conquian_v0", "is_parallelizable": False}
 
     def __init__(self, rules: str = "gameweave", render_mode: str | None = None, opener: int = 0, stake: int = 1,
-                 illegal_action: str = "raise", native: bool = False):
+                 illegal_action: str = "raise", native: bool | None = None):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
@@ -81,19 +85,52 @@ class ConquianAEC(AECEnv):
         })
         self._act_space = spaces.Discrete(ids.NUM_ACTIONS)
         self._rng = random.Random()
-        self.deal = Deal(self.rules, opener, stake)
+        self._deal = Deal(self.rules, opener, stake)
         self._encoders = (observer.SeatEncoder(0), observer.SeatEncoder(1))
         self._seen: list[tuple[Deal | None, int, dict[str, np.ndarray] | None]] = [(None, -1, None)] * 2
         self._games: Any = None
-        if native:
-            from .vector_native import NativeGames, native_ok
+        from .vector_native import NativeGames, native_ok
 
-            if render_mode is not None or not native_ok(None, None):
-                raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset) "
-                                 "and no render_mode")
+        can = render_mode is None and native_ok(None, None)
+        if native and not can:
+            raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset) "
+                             "and no render_mode")
+        if can and native is not False:
             self._games = NativeGames(1, self.rules, True, 0, opener, stake)
-            self.deal = None  # type: ignore[assignment]
             self._native_seen: list[dict[str, np.ndarray] | None] = [None, None]
+            self._played: list[int] = []  # the ids played since the last reset (what `deal` replays)
+            self._replayed: tuple[int, Deal] | None = None
+            self._dealt = False
+
+    @property
+    def native(self) -> bool:
+        """True when the deal runs in the native core."""
+        return self._games is not None
+
+    @property
+    def deal(self) -> Deal:
+        """The research deal now (on the native path replayed in Python when read: the
+        same deal, tested, at the cost of one Python deal)."""
+        if self._games is None:
+            return self._deal
+        if self._replayed is None or self._replayed[0] != len(self._played):
+            twin = ConquianAEC(self.rules, None, self.opener, self.stake, native=False)
+            if self._dealt:
+                twin._rng.setstate((3, self._games.core.rng_state(0, True), None))
+                twin.reset()
+                for a in self._played:
+                    twin.step(a)
+            self._replayed = (len(self._played), twin._deal)
+        return self._replayed[1]
+
+    @deal.setter
+    def deal(self, deal: Deal) -> None:
+        """Lay ``deal`` on the table; on the native path this moves the environment to the
+        Python path for good (its generator where the native one is)."""
+        if self._games is not None:
+            self._rng.setstate((3, self._games.core.rng_state(0, False), None))
+            self._games = None
+        self._deal = deal
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -107,12 +144,13 @@ class ConquianAEC(AECEnv):
                 self._games.seed([seed])
             to_act = self._games.core.new1(0)
             self._native_seen = [None, None]
+            self._played, self._replayed, self._dealt = [], None, True
         else:
             if seed is not None:
                 self._rng = random.Random(seed)
-            self.deal = Deal(self.rules, self.opener, self.stake)
-            play_chance(self.deal, self._rng)
-            to_act = self.deal.current_player()
+            self._deal = Deal(self.rules, self.opener, self.stake)
+            play_chance(self._deal, self._rng)
+            to_act = self._deal.current_player()
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -127,7 +165,7 @@ class ConquianAEC(AECEnv):
         seat = _SEAT[agent]
         if self._games is not None:
             return self._native_observe(seat)
-        deal = self.deal
+        deal = self._deal
         stamp = len(deal.history)
         got = self._seen[seat]
         if got[0] is deal and got[1] == stamp and got[2] is not None:
@@ -146,7 +184,7 @@ class ConquianAEC(AECEnv):
         if self._games is not None:
             self._native_step(agent, int(action))
             return
-        deal = self.deal
+        deal = self._deal
         if self.illegal_action == "terminate" and int(action) not in deal.legal_actions():
             self._end_illegal(agent)
             return
@@ -183,6 +221,7 @@ class ConquianAEC(AECEnv):
                 self._end_illegal(agent)
                 return
             raise ValueError(f"action id {action!r} is not legal now")
+        self._played.append(action)
         self._native_seen = [None, None]
         if code:
             self._clear_rewards()
@@ -205,7 +244,7 @@ class ConquianAEC(AECEnv):
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        text = strings.render(self.deal)
+        text = strings.render(self._deal)
         if self.render_mode == "human":
             print(text)  # noqa: T201 - "human" rendering prints, by PettingZoo's convention
             return None

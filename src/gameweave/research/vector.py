@@ -110,7 +110,8 @@ class ConquianVectorEnv(VectorEnv):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         first = ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
-                            opponent_options=opponent_options, illegal_action=illegal_action)  # checks the arguments
+                            opponent_options=opponent_options, illegal_action=illegal_action,
+                            native=False)  # checks the arguments
         self.native = _choose_native(native, opponent, opponent_options)
         self._games: NativeGames | None = None
         if self.native:
@@ -119,7 +120,8 @@ class ConquianVectorEnv(VectorEnv):
                                       raise_illegal=illegal_action == "raise")
         else:
             self.envs = [first] + [ConquianEnv(rules=rules, opponent=opponent, seat=seat, opener=opener, stake=stake,
-                                               opponent_options=opponent_options, illegal_action=illegal_action)
+                                               opponent_options=opponent_options, illegal_action=illegal_action,
+                                               native=False)
                                    for _ in range(num_envs - 1)]
         self.num_envs = num_envs
         self.rules = first.rules
