@@ -139,6 +139,21 @@ def test_cross_origin_changes_change_nothing(client):
     assert r.status_code == 403  # no sign-in from another origin either
 
 
+def test_a_cross_site_form_post_is_refused_as_cross_origin_before_its_body_is_read(client):
+    """A page on another site can send a "simple" request (``text/plain``, no preflight)
+    with the victim's cookie: whatever its body, the answer is ``403 cross_origin``
+    (it was ``422`` for a body FastAPI could not read, which said nothing of why)."""
+    _post(client, "sign-up", {"username": "Ana", "password": "tres tigres tristes"})
+    evil = {"Origin": "http://evil.example", "Content-Type": "text/plain"}
+    body = '{"current": "tres tigres tristes", "new": "otra clave muy larga"}'
+    for path in ("/api/account/password", "/api/account/delete", "/api/account/sign-in", "/api/open-tables",
+                 "/api/queue", "/api/matches", "/api/tutorial", "/api/account/matches/abc/take"):
+        for content in (body, "not json at all", ""):
+            r = client.post(path, content=content, headers=evil)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "cross_origin", (path, content, r.text)
+    assert client.get("/api/account").json()["signed_in"]
+
+
 def test_change_password_and_delete_the_account(client):
     _post(client, "sign-up", {"username": "Ana", "password": "tres tigres tristes"})
     r = _post(client, "password", {"current": "no es esta", "new": "otra clave muy larga"})

@@ -9,7 +9,7 @@ from fastapi.security import HTTPBearer
 
 from ..storage.accounts import AccountRow
 from ..tables import Table
-from .accounts import COOKIE, Accounts
+from .accounts import COOKIE, Accounts, check_origin, check_signed_in_change
 from .errors import ApiError
 from .hub import Hub
 
@@ -75,5 +75,33 @@ async def account_of(request: Request, accounts: AccountsDep) -> AccountRow | No
 AccountDep = Annotated[AccountRow | None, Depends(account_of)]
 """The signed-in account or None, as a route parameter."""
 
-__all__ = ["AccountDep", "AccountsDep", "HubDep", "SEAT_TOKEN", "SeatDep", "account_of", "bearer", "get_accounts",
-           "get_hub", "seat_of"]
+
+
+def origin_checked(request: Request) -> None:
+    """A route dependency for a request that changes something (issue 20): its origin is
+    checked (:func:`~.accounts.check_origin`, a session cookie counting as a session)
+    before FastAPI reads the body, so a request from another site is refused ``403
+    cross_origin`` whatever it sent, never ``422``."""
+    check_origin(request, has_session=COOKIE in request.cookies)
+
+
+def origin_checked_signed_in(request: Request) -> None:
+    """:func:`origin_checked` for a route that only a signed-in browser may call: a
+    request with neither ``Origin`` nor ``Referer`` is refused too."""
+    check_origin(request, has_session=True)
+
+
+async def signed_in_change(request: Request, account: AccountDep) -> None:
+    """A route dependency for a change that guests may make too (creating or joining a
+    match): a signed-in request's origin is checked before the body is read
+    (:func:`~.accounts.check_signed_in_change`, ``403 cross_origin``)."""
+    check_signed_in_change(request, account)
+
+
+ORIGIN_CHECKED = Depends(origin_checked)
+ORIGIN_CHECKED_SIGNED_IN = Depends(origin_checked_signed_in)
+SIGNED_IN_CHANGE = Depends(signed_in_change)
+
+__all__ = ["AccountDep", "AccountsDep", "HubDep", "ORIGIN_CHECKED", "ORIGIN_CHECKED_SIGNED_IN", "SEAT_TOKEN",
+           "SIGNED_IN_CHANGE", "SeatDep", "account_of", "bearer", "get_accounts",
+           "get_hub", "origin_checked", "origin_checked_signed_in", "seat_of", "signed_in_change"]

@@ -1,6 +1,6 @@
 """Account routes (issue 20; PROTOCOL §3.13): sign up, sign in, who is signed in, sign
 out (this browser, everywhere), change the password, delete the account.  Every route
-that changes something checks the request's origin (:func:`~..accounts.check_origin`)."""
+that changes something checks the request's origin first (:data:`~..deps.ORIGIN_CHECKED`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from ..account_schemas import AccountOut, DeleteAccount, PasswordChange, SignedOut, SignIn, SignUp
-from ..accounts import COOKIE, Accounts, check_origin
-from ..deps import AccountsDep
+from ..accounts import COOKIE, Accounts
+from ..deps import ORIGIN_CHECKED, AccountsDep
 from ..errors import ApiError
 from ..schemas import error_responses
 
@@ -37,13 +37,9 @@ async def _out(accounts: Accounts, row: Any) -> dict:
             "seats": [{"match_id": s.match_id, "seat": s.seat} for s in await accounts.seats(row)]}
 
 
-async def _signed_in(request: Request, accounts: Accounts, changes: bool) -> Any:
-    """The signed-in account (``401 not_signed_in`` if none); ``changes``: the request
-    changes something, so its origin is checked first."""
-    cookie = request.cookies.get(COOKIE)
-    if changes:
-        check_origin(request, has_session=cookie is not None)
-    row = await accounts.session(cookie)
+async def _signed_in(request: Request, accounts: Accounts) -> Any:
+    """The signed-in account (``401 not_signed_in`` if none)."""
+    row = await accounts.session(request.cookies.get(COOKIE))
     if row is None:
         raise ApiError("not_signed_in", "sign in first")
     return row
@@ -59,24 +55,24 @@ async def who(request: Request, accounts: AccountsDep) -> dict:
     return await _out(accounts, row)
 
 
-@router.post("/sign-up", status_code=201, response_model=AccountOut, responses=error_responses(403, 409, 422))
+@router.post("/sign-up", status_code=201, response_model=AccountOut, responses=error_responses(403, 409, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def sign_up(body: SignUp, request: Request, response: Response, accounts: AccountsDep) -> dict:
     """Make an account and sign in to it (a session cookie is set); the seats this
     browser holds (``seats``) join it.  Refusals: ``bad_username``, ``bad_password``,
     ``username_taken``, ``rate_limited`` (20 sign-ups an hour from one address),
     ``cross_origin``."""
-    check_origin(request, has_session=COOKIE in request.cookies)
     row, session_id = await accounts.sign_up(body.username, body.password, _address(request), body.seats)
     _set_cookie(request, response, session_id)
     return await _out(accounts, row)
 
 
-@router.post("/sign-in", response_model=AccountOut, responses=error_responses(401, 403, 422))
+@router.post("/sign-in", response_model=AccountOut, responses=error_responses(401, 403, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def sign_in(body: SignIn, request: Request, response: Response, accounts: AccountsDep) -> dict:
     """Sign in (a new session id in the cookie).  A wrong username and a wrong password
     get the same ``401 bad_credentials``; ``rate_limited`` after 10 failures for one
     account or 50 from one address in 15 minutes; ``cross_origin``."""
-    check_origin(request, has_session=COOKIE in request.cookies)
     old = request.cookies.get(COOKIE)
     row, session_id = await accounts.sign_in(body.username, body.password, _address(request))
     if old:
@@ -85,41 +81,45 @@ async def sign_in(body: SignIn, request: Request, response: Response, accounts: 
     return await _out(accounts, row)
 
 
-@router.post("/sign-out", response_model=SignedOut, responses=error_responses(401, 403))
+@router.post("/sign-out", response_model=SignedOut, responses=error_responses(401, 403),
+             dependencies=[ORIGIN_CHECKED])
 async def sign_out(request: Request, response: Response, accounts: AccountsDep) -> dict:
     """End this browser's session."""
-    await _signed_in(request, accounts, changes=True)
+    await _signed_in(request, accounts)
     await accounts.sign_out(request.cookies[COOKIE])
     _clear_cookie(request, response)
     return {"ok": True, "ended": 1}
 
 
-@router.post("/sign-out-everywhere", response_model=SignedOut, responses=error_responses(401, 403))
+@router.post("/sign-out-everywhere", response_model=SignedOut, responses=error_responses(401, 403),
+             dependencies=[ORIGIN_CHECKED])
 async def sign_out_everywhere(request: Request, response: Response, accounts: AccountsDep) -> dict:
     """End every session of the account, this browser's included."""
-    row = await _signed_in(request, accounts, changes=True)
+    row = await _signed_in(request, accounts)
     ended = await accounts.sign_out_everywhere(row)
     _clear_cookie(request, response)
     return {"ok": True, "ended": ended}
 
 
-@router.post("/password", response_model=AccountOut, responses=error_responses(401, 403, 422))
+@router.post("/password", response_model=AccountOut, responses=error_responses(401, 403, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def change_password(body: PasswordChange, request: Request, response: Response,
                           accounts: AccountsDep) -> dict:
     """Change the password (``current`` checked first: ``401 bad_credentials``); every
     other session ends, this browser gets a new one."""
-    row = await _signed_in(request, accounts, changes=True)
+    row = await _signed_in(request, accounts)
     session_id = await accounts.change_password(row, body.current, body.new)
     _set_cookie(request, response, session_id)
     return await _out(accounts, row)
 
 
-@router.post("/delete", response_model=SignedOut, responses=error_responses(401, 403, 422))
+@router.post("/delete", response_model=SignedOut, responses=error_responses(401, 403, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def delete_account(body: DeleteAccount, request: Request, response: Response,
                          accounts: AccountsDep) -> dict:
     """Delete the account (the password once more).  Its matches' records stay, with
     the name at its seats made anonymous; every session ends; the name is free again."""
-    row = await _signed_in(request, accounts, changes=True)
+    row = await _signed_in(request, accounts)
     await accounts.delete(row, body.password)
     _clear_cookie(request, response)
     return {"ok": True, "ended": 1}

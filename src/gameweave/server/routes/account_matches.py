@@ -8,8 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from ..account_schemas import SeatTaken, TakeSeat
-from ..accounts import check_origin
-from ..deps import AccountDep, AccountsDep, HubDep
+from ..deps import ORIGIN_CHECKED_SIGNED_IN, AccountDep, AccountsDep, HubDep
 from ..errors import ApiError
 from ..frames import summary
 from ..schemas import MAX_SEATS_LISTED, MyMatchesOut, error_responses
@@ -38,7 +37,8 @@ async def account_matches(account: AccountDep, accounts: AccountsDep, hub: HubDe
     return {"matches": out}
 
 
-@router.post("/{match_id}/take", response_model=SeatTaken, responses=error_responses(403, 404, 422))
+@router.post("/{match_id}/take", response_model=SeatTaken, responses=error_responses(403, 404, 422),
+             dependencies=[ORIGIN_CHECKED_SIGNED_IN])
 async def take_seat(match_id: str, body: TakeSeat, request: Request, account: AccountDep,
                     accounts: AccountsDep) -> dict:
     """Hand seat ``seat`` of ``match_id``, which the signed-in account holds, to this
@@ -47,7 +47,6 @@ async def take_seat(match_id: str, body: TakeSeat, request: Request, account: Ac
     two tabs).  Changes nothing on the server, but gives out a secret, so it is a
     ``POST`` with the origin check (``403 cross_origin``).  ``404 seat_not_held``: the
     account holds no such seat (another account's seat included); ``401 not_signed_in``."""
-    check_origin(request, has_session=True)
     row = _need(account)
     token = await accounts.seat_token(row, match_id, body.seat) if len(match_id) <= 32 else None
     if token is None:

@@ -8,8 +8,7 @@ from fastapi import APIRouter, Request
 from ...bots import bot_names, level_names
 from ...bots.ladder import ladder_rating
 from ... import i18n
-from ..accounts import check_signed_in_change
-from ..deps import AccountDep, AccountsDep, HubDep
+from ..deps import SIGNED_IN_CHANGE, AccountDep, AccountsDep, HubDep
 from ..errors import ApiError
 from ..frames import invite_url, summary
 from ..seats import invite_problem
@@ -66,14 +65,14 @@ async def get_help(lang: str = "en") -> dict:
     return help_for_wire(code)
 
 
-@router.post("/matches", status_code=201, response_model=SeatCreated, responses=error_responses(400, 403, 413, 422))
+@router.post("/matches", status_code=201, response_model=SeatCreated, responses=error_responses(400, 403, 413, 422),
+             dependencies=[SIGNED_IN_CHANGE])
 async def create_match(body: CreateMatch, request: Request, hub: HubDep, account: AccountDep,
                        accounts: AccountsDep) -> dict:
     """Create a match; you hold seat 1 (the token is given only now).  Options left
     out are the profile's defaults (``GET /api/profiles``).  Signed in, the seat joins
     the account at once and ``name`` defaults to the username (``403 cross_origin`` for
     a signed-in request from another origin, §3.13)."""
-    check_signed_in_change(request, account)
     name = body.name if body.name is not None or account is None else account.username
     table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules,
                                     stake=body.stake, tablas_stake=body.tablas_stake, name=name,
@@ -85,13 +84,13 @@ async def create_match(body: CreateMatch, request: Request, hub: HubDep, account
     }
 
 
-@router.post("/matches/{match_id}/join", response_model=SeatJoined, responses=error_responses(403, 404, 409, 413, 422))
+@router.post("/matches/{match_id}/join", response_model=SeatJoined, responses=error_responses(403, 404, 409, 413, 422),
+             dependencies=[SIGNED_IN_CHANGE])
 async def join_match(match_id: str, body: JoinWithName, request: Request, hub: HubDep, account: AccountDep,
                      accounts: AccountsDep) -> dict:
     """Join a friend match by its invite, with your ``name`` (optional; signed in, the
     username); you hold seat 2 (token given only now).  Signed in, the seat joins the
     account at once."""
-    check_signed_in_change(request, account)
     name = body.name if body.name is not None or account is None else account.username
     table, token = await hub.join(match_id, body.invite, name)
     await accounts.keep_new_seat(account, table.match_id, 2, token)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ..accounts import check_signed_in_change
-from ..deps import AccountDep, AccountsDep, HubDep, SeatDep
+from ..deps import SIGNED_IN_CHANGE, AccountDep, AccountsDep, HubDep, SeatDep
 from ..frames import invite_url, record_download, summary
 from ..replay import replay_steps
 from ..schemas import RecordDownload, ReplayOut, SeatCreated, StateFrame, Summary, error_responses
@@ -47,7 +46,8 @@ async def get_replay(n: int, seat_of: SeatDep) -> dict:
     return replay_steps(table, n)
 
 
-@router.post("/rematch", status_code=201, response_model=SeatCreated, responses=error_responses(403))
+@router.post("/rematch", status_code=201, response_model=SeatCreated, responses=error_responses(403),
+             dependencies=[SIGNED_IN_CHANGE])
 async def rematch(seat_of: SeatDep, request: Request, hub: HubDep, account: AccountDep,
                   accounts: AccountsDep) -> dict:
     """A new match with the same settings (profile, format, target, stakes, opponent and
@@ -55,7 +55,6 @@ async def rematch(seat_of: SeatDep, request: Request, hub: HubDep, account: Acco
     invite).  Either seat of any match may ask.  Signed in, the new seat joins the
     account (``403 cross_origin`` from another origin)."""
     table, seat = seat_of
-    check_signed_in_change(request, account)
     new, token = await hub.rematch(table, seat)
     await accounts.keep_new_seat(account, new.match_id, 1, token)
     return {

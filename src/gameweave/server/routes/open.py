@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ..accounts import COOKIE, check_origin
-from ..deps import AccountDep, SeatDep
+from ..deps import ORIGIN_CHECKED, AccountDep, SeatDep
 from ..lobby import Lobby, queue_out
 from ..errors import ApiError
 from ..lobby_schemas import CreateOpen, JoinQueue, OpenSeat, OpenTablesOut, QueueOut, SitDown, SitOut, Ticket, \
@@ -25,10 +24,6 @@ def _address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _changes(request: Request) -> None:
-    check_origin(request, has_session=COOKIE in request.cookies)
-
-
 @router.get("/open-tables", response_model=OpenTablesOut)
 async def open_tables(request: Request) -> dict:
     """The open tables, oldest first (the lobby feed sends the same list and then each
@@ -38,13 +33,13 @@ async def open_tables(request: Request) -> dict:
     return {"tables": lobby.feed.tables()}
 
 
-@router.post("/open-tables", status_code=201, response_model=OpenSeat, responses=error_responses(401, 403, 409, 422))
+@router.post("/open-tables", status_code=201, response_model=OpenSeat, responses=error_responses(401, 403, 409, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def create_open(body: CreateOpen, request: Request, account: AccountDep) -> dict:
     """Open a table (you hold seat 1; the token is given only now): it appears in every
     lobby's list until someone sits, you cancel it, or you are away from it for a
     minute.  Refusals: ``account_needed`` (rated as a guest), ``too_many_tables``
     (3 open at once), ``bad_option``, ``bad_name``, ``cross_origin``."""
-    _changes(request)
     table, token = await _lobby(request).create_open(
         account=account, address=_address(request), rules=body.rules, fmt=body.format, target=body.target,
         stake=body.stake, tablas_stake=body.tablas_stake, clock=body.clock, rated=body.rated, name=body.name)
@@ -52,7 +47,8 @@ async def create_open(body: CreateOpen, request: Request, account: AccountDep) -
             "rated": table.rated}
 
 
-@router.post("/open-tables/{match_id}/sit", response_model=SitOut, responses=error_responses(401, 403, 409, 422))
+@router.post("/open-tables/{match_id}/sit", response_model=SitOut, responses=error_responses(401, 403, 409, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def sit(match_id: str, body: SitDown, request: Request, account: AccountDep) -> dict:
     """Sit at an open table: 200 with ``seated: true`` and seat 2's token (given only
     now).  Exactly one of two people sitting at once, on any nodes, is seated; the other
@@ -60,7 +56,6 @@ async def sit(match_id: str, body: SitDown, request: Request, account: AccountDe
     table withdrawn meanwhile): the outcome of a race is an answer, not an error.
     Refused: ``account_needed`` (a rated table, as a guest), ``own_table``,
     ``bad_name``, ``cross_origin``."""
-    _changes(request)
     try:
         table, token = await _lobby(request).sit(match_id, body.name, account)
     except ApiError as exc:
@@ -72,22 +67,22 @@ async def sit(match_id: str, body: SitDown, request: Request, account: AccountDe
             "table_url": f"/table/{table.match_id}", "rated": table.rated}
 
 
-@router.post("/open-tables/{match_id}/cancel", response_model=Withdrawn, responses=error_responses(401, 403, 404, 422))
+@router.post("/open-tables/{match_id}/cancel", response_model=Withdrawn, responses=error_responses(401, 403, 404, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def cancel_open(seat: SeatDep, request: Request) -> dict:
     """Seat 1 withdraws its open table (``Authorization: Bearer <seat-1 token>``); its
     match closes as abandoned.  ``withdrawn: false`` once someone has sat."""
-    _changes(request)
     table, index = seat
     return {"withdrawn": await _lobby(request).cancel_open(table, index)}
 
 
-@router.post("/queue", status_code=201, response_model=QueueOut, responses=error_responses(403, 409, 422))
+@router.post("/queue", status_code=201, response_model=QueueOut, responses=error_responses(403, 409, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def join_queue(body: JoinQueue, request: Request, account: AccountDep) -> dict:
     """Join the quick-match queue for a profile and a clock; the ticket (given only
     now) follows the entry: ``/ws/lobby`` (``follow``) or ``POST /api/queue/status``.
     Rated for a signed-in player with ``rated`` true, else casual.  Refusals:
     ``already_queued``, ``bad_option``, ``bad_name``, ``cross_origin``."""
-    _changes(request)
     ticket, row = await _lobby(request).enqueue(account=account, address=_address(request), rules=body.rules,
                                                 clock=body.clock, rated=body.rated, name=body.name)
     return {"ticket": ticket, **queue_out(row)}
@@ -101,11 +96,11 @@ async def queue_status(body: Ticket, request: Request) -> dict:
     return queue_out(await _lobby(request).entry(body.ticket))
 
 
-@router.post("/queue/cancel", response_model=QueueOut, responses=error_responses(403, 404, 422))
+@router.post("/queue/cancel", response_model=QueueOut, responses=error_responses(403, 404, 422),
+             dependencies=[ORIGIN_CHECKED])
 async def queue_cancel(body: Ticket, request: Request) -> dict:
     """Leave the queue (``cancelled``); an entry paired already stays ``paired`` (go to
     the table).  ``404 unknown_ticket``."""
-    _changes(request)
     return queue_out(await _lobby(request).leave(body.ticket))
 
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 
 from ...tables.tutorial import tutorial_guide
-from ..accounts import check_signed_in_change
-from ..deps import AccountDep, AccountsDep, HubDep, SeatDep
+from ..deps import SIGNED_IN_CHANGE, AccountDep, AccountsDep, HubDep, SeatDep
 from ..frames import invite_url
 from ..schemas import CreateTutorial, SeatCreated, TutorialGuide, error_responses
 
 router = APIRouter(prefix="/api", tags=["tutorial"], responses=error_responses(429))
 
 
-@router.post("/tutorial", status_code=201, response_model=SeatCreated, responses=error_responses(403, 413, 422))
+@router.post("/tutorial", status_code=201, response_model=SeatCreated, responses=error_responses(403, 413, 422),
+             dependencies=[SIGNED_IN_CHANGE])
 async def create_tutorial(request: Request, hub: HubDep, account: AccountDep, accounts: AccountsDep,
                           body: CreateTutorial | None = None) -> dict:
     """Deal a guided first deal: a gameweave match, first to one won deal, against the
@@ -24,7 +24,6 @@ async def create_tutorial(request: Request, hub: HubDep, account: AccountDep, ac
     deck was chosen, not shuffled).  You hold seat 1 (the token is given only now); play
     it over the WebSocket as any match.  422 ``bad_name`` for a bad ``name``.  Signed in,
     the seat joins the account and the name defaults to the username."""
-    check_signed_in_change(request, account)
     name = body.name if body is not None and body.name is not None else None
     if name is None and account is not None:
         name = account.username
