@@ -276,6 +276,10 @@ def test_http_lobby_errors_are_typed(db_url, table_server, friend_match):
     assert view_of(client, mid, m2["token"])["match"]["invite_url"] is None
     assert client.get("/docs").status_code == 200
     assert client.get("/table/" + mid).status_code == 200
+    # an address naming no match or no player is the same page (it says so), answered 404
+    for path in ("/table/0123456789abcdef", "/table/" + "x" * 300, "/player/nobody-here", "/player/%00"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html"), path
 
 
 def test_a_new_socket_for_a_seat_replaces_the_old_one(db_url, table_server, ws_seat, friend_match):

@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 from collections.abc import Iterator
 
 import pytest
@@ -152,8 +153,8 @@ class PageWatch:
         self.errors: list[str] = []
 
     def watch(self, page) -> None:
-        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text}")
-                if m.type == "error" and not _refused_sign_in(m.text) else None)
+        page.on("console", lambda m: self.errors.append(f"console.{m.type}: {m.text} at {m.location.get('url')}")
+                if m.type == "error" and not _refused_sign_in(m.text) and not _page_not_found(m) else None)
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
 
 
@@ -161,6 +162,14 @@ def _refused_sign_in(text: str) -> bool:
     """Chromium logs every 4xx answer as a console error; a refused sign-in (401
     bad_credentials, issue 20) is an answer the account page words, not a page error."""
     return "status of 401 (Unauthorized)" in text
+
+
+def _page_not_found(message) -> bool:
+    """Chromium logs the 404 of a page address naming no match or no player (the page
+    itself, which then says "no such match" in words) as a console error: an answer,
+    not a page error."""
+    path = urlsplit(message.location.get("url") or "").path
+    return "status of 404" in message.text and path.startswith(("/table/", "/player/"))
 
 
 def _contexts(browser, url: str, init_script: str):

@@ -22,6 +22,7 @@ import asyncio
 import logging
 from typing import Any
 
+from ..accounts import AccountError, username_key
 from ..storage.ratings import RatingStore
 from ..tables import Table
 from .room import MatchRoom
@@ -83,6 +84,17 @@ class Ratings:
                 self._spawn(self._apply_and_show(room, table.deal.number))
             else:
                 self._spawn(self.apply(table.match_id, table.deal.number))
+
+    async def account_named(self, name: str) -> tuple[int, str] | None:
+        """``(account id, username)`` of the live account called ``name`` (any case or
+        width the username rules fold together), or None: no such player, a name that
+        could be no username, or a deleted account (its profile is gone)."""
+        try:
+            key = username_key(name)
+        except AccountError:
+            return None
+        found = await self.db.run(self.store.account_of, key)
+        return None if found is None else (found[0], found[1])
 
     async def apply(self, match_id: str, number: int) -> bool:
         """Apply deal ``number`` of ``match_id`` (once: False if it was applied already

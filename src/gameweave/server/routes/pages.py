@@ -19,14 +19,15 @@ DOCS_ASSETS_URL = "/docs-assets"
 router = APIRouter(include_in_schema=False)
 
 
-def index() -> Any:
-    """The page (``index.html``), or a short note if it is not installed."""
+def index(status_code: int = 200) -> Any:
+    """The page (``index.html``), or a short note if it is not installed; ``status_code``
+    404 for an address naming nothing (the page then says so in the reader's language)."""
     page = WEB_DIR / "index.html"
     if page.is_file():
-        return FileResponse(page, media_type="text/html")
+        return FileResponse(page, media_type="text/html", status_code=status_code)
     return HTMLResponse(
         "<!doctype html><title>Gameweave</title><h1>Gameweave table server</h1>"
-        "<p>The page is not installed; the API is at <a href='/docs'>/docs</a>.</p>"
+        "<p>The page is not installed; the API is at <a href='/docs'>/docs</a>.</p>", status_code=status_code
     )
 
 
@@ -37,9 +38,10 @@ async def root():
 
 
 @router.get("/table/{match_id}")
-async def table_page(match_id: str):
-    """The table page (the page routes on ``location.pathname``)."""
-    return index()
+async def table_page(match_id: str, request: Request):
+    """The table page (the page routes on ``location.pathname``); 404 (the same page,
+    which says "no such match") when there is no such match."""
+    return index(200 if await request.app.state.hub.table(match_id) is not None else 404)
 
 
 @router.get("/join/{match_id}/{invite}")
@@ -74,9 +76,10 @@ async def leaderboard_page():
 
 
 @router.get("/player/{name}")
-async def player_page(name: str):
-    """A player's public profile page (issue 20)."""
-    return index()
+async def player_page(name: str, request: Request):
+    """A player's public profile page (issue 20); 404 (the same page, which says so)
+    when there is no player of that name."""
+    return index(200 if await request.app.state.hub.ratings.account_named(name) is not None else 404)
 
 
 @router.get("/replay/{match_id}/{n}")

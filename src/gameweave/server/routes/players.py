@@ -10,7 +10,6 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Query
 
-from ...accounts import AccountError, username_key
 from ...bots.ladder import ladder
 from ...engine import UnknownProfileError, find_profile
 from ...storage.glicko import PROVISIONAL_RD
@@ -35,14 +34,10 @@ def _rules(rules: str) -> str:
         raise ApiError("bad_option", f"no rule profile {rules[:32]!r}", {"detail": f"rules {rules[:32]}"}) from None
 
 
-async def _account(hub: Hub, name: str) -> tuple[int, str]:
+async def account_named(hub: Hub, name: str) -> tuple[int, str]:
     """``(account id, username)`` of the live account called ``name``; 404
     ``unknown_player`` otherwise (a deleted account's profile is gone)."""
-    try:
-        key = username_key(name)
-    except AccountError:
-        key = None
-    found = await hub.db.run(hub.ratings.store.account_of, key) if key else None
+    found = await hub.ratings.account_named(name)
     if found is None:
         raise ApiError("unknown_player", "there is no player of that name", {"name": name[:32]})
     return found
@@ -75,7 +70,7 @@ async def player(name: str, hub: HubDep) -> dict:
     """A player's public profile: the rating in every profile played rated, with its
     history and chart, deals won / tablas / lost and the streak; the recent matches
     with a replay address per finished deal.  ``404 unknown_player``."""
-    account_id, username = await _account(hub, name)
+    account_id, username = await account_named(hub, name)
     store = hub.ratings.store
     rated = await hub.db.run(store.ratings_of, account_id)
     matches = await hub.db.run(store.recent_matches, account_id)
@@ -101,7 +96,7 @@ async def player_replay(name: str, match_id: str, n: int, hub: HubDep) -> dict:
     """A finished deal of one of the player's matches, step by step (the object of
     §3.6b), for anyone: ``404 unknown_player`` / ``unknown_match`` (not one of the
     player's matches) / ``unknown_deal``; ``409 deal_not_over`` while it is played."""
-    account_id, _username = await _account(hub, name)
+    account_id, _username = await account_named(hub, name)
     if not await hub.db.run(hub.ratings.store.holds_seat, account_id, match_id):
         raise ApiError("unknown_match", "no such match of this player")
     table = await hub.table(match_id)
