@@ -18,6 +18,8 @@ DESKTOP = {"width": 1366, "height": 800}
 WORDS = {"en": ("Signed in as", "That username and password do not match an account."),
          "es": ("Sesión iniciada como", "Ese nombre de usuario y esa contraseña no coinciden con ninguna cuenta.")}
 
+FILL_IN = {"en": "Type your username and your password.", "es": "Escribe tu nombre de usuario y tu contraseña."}
+
 
 def _shot(page, name: str) -> None:
     folder = os.environ.get("GAMEWEAVE_SHOTS")
@@ -61,6 +63,9 @@ def test_sign_up_with_this_browsers_seat_then_sign_in_elsewhere(new_context, siz
     other = new_context(viewport=viewport, locale=locale).new_page()
     other.goto("/account")
     box = other.locator("form", has=other.locator("[data-testid=sign-in]"))
+    box.locator("[data-testid=sign-in]").click()  # nothing typed: said so, nothing sent
+    other.wait_for_function("() => document.querySelector('[data-testid=sign-in-error]').textContent.length > 0")
+    assert other.inner_text("[data-testid=sign-in-error]") == FILL_IN[lang]
     box.locator("[data-testid=username-input]").fill(name.upper())
     box.locator("[data-testid=password-input]").fill("not the password")
     box.locator("[data-testid=sign-in]").click()

@@ -27,6 +27,12 @@ function field(kind, labelKey, autocomplete, testid) {
   return { input, row: h("label", { class: "field" }, h("span", {}, t(labelKey)), input) };
 }
 
+/** "Wait N seconds" under a minute and a half, else "wait N minutes" (rounded up). */
+function waitWords(seconds) {
+  return seconds < 90 ? t("page.account.wait", { s: Math.ceil(seconds) })
+    : t("page.account.wait_minutes", { m: Math.ceil(seconds / 60) });
+}
+
 /** One form: fields, a submit button (`testid`), an error line; `send(values)` posts it. */
 function form(titleKey, fields, submitKey, testid, send) {
   const error = h("p", { class: "form-error", role: "alert", "data-testid": `${testid}-error` });
@@ -36,12 +42,17 @@ function form(titleKey, fields, submitKey, testid, send) {
   el.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     error.textContent = "";
+    const values = fields.map((f) => f.input.value);
+    if (fields.some((f, i) => (f.input.name === "password" ? values[i] : values[i].trim()) === "")) {  // said here: the server would answer "do not match"
+      error.textContent = t("page.account.fill_in");
+      return;
+    }
     button.disabled = true;
     try {
-      await send(fields.map((f) => f.input.value));
+      await send(values);
     } catch (err) {
       const wait = err.params && err.params.retry_after;
-      error.textContent = err.code === "rate_limited" && wait ? t("page.account.wait", { s: wait }) : err.message;
+      error.textContent = err.code === "rate_limited" && wait ? waitWords(wait) : err.message;
     } finally {
       button.disabled = false;
     }
