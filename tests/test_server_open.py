@@ -237,6 +237,33 @@ def test_two_guests_queue_are_paired_once_told_at_once_and_land_at_one_table(cli
     assert v1["match"]["clock"] is not None and v1["match"]["open_table"] is False
 
 
+def test_a_paired_entry_keeps_its_seat_token_only_for_paired_keep_s(client):
+    """The seat token waits in the queue, in the clear, only while its player may come
+    for it: the sweep keeps it for PAIRED_KEEP_S after pairing, then clears it (the
+    status then answers paired, with no token)."""
+    from sqlalchemy import update
+
+    from gameweave.server.lobby import PAIRED_KEEP_S, ticket_hash
+
+    lobby = client.app.state.lobby
+    a, b = (_post(client, "/api/queue", {"name": n}).json() for n in ("Ana", "Bea"))
+    client.portal.call(lobby.pair_once)
+    client.portal.call(lobby.sweep)
+    got = [_post(client, "/api/queue/status", {"ticket": t["ticket"]}).json() for t in (a, b)]
+    assert all(g["status"] == "paired" and g["token"] for g in got)
+    store = lobby.store
+    with store.engine.begin() as conn:  # paired a moment longer ago than the token is kept
+        conn.execute(update(queue_entries).where(queue_entries.c.ticket_sha256 == ticket_hash(a["ticket"])).values(
+            seen_at=datetime.now(UTC) - timedelta(seconds=PAIRED_KEEP_S + 1)))
+    client.portal.call(lobby.sweep)
+    late, fresh = (_post(client, "/api/queue/status", {"ticket": t["ticket"]}).json() for t in (a, b))
+    assert late["status"] == "paired" and late["match_id"] == got[0]["match_id"] and late["token"] is None
+    assert fresh["token"] == got[1]["token"]  # the other one's time is not up
+    with store.engine.connect() as conn:
+        tokens = [r.token for r in conn.execute(queue_entries.select()).all()]
+    assert got[0]["token"] not in tokens and got[1]["token"] in tokens
+
+
 def test_cancel_leaves_the_queue_and_tickets_are_checked(client):
     a = _post(client, "/api/queue", {}).json()
     left = _post(client, "/api/queue/cancel", {"ticket": a["ticket"]}).json()

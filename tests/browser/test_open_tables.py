@@ -180,3 +180,28 @@ def test_a_double_click_queues_once_and_opens_one_table(new_context):
     page.wait_for_url("**/table/*")
     page.wait_for_timeout(300)
     assert posts.count("open-tables") == 1, posts
+
+
+def test_two_tabs_of_one_browser_do_not_queue_against_each_other(new_context):
+    """A guest has no account that tells two of its tabs apart: while one tab waits in the
+    quick-match queue, Quick match in another tab of the same browser says so in words and
+    joins nothing (two entries would be paired with each other); once the first tab
+    cancels, the second may queue."""
+    first = _lobby(new_context, DESKTOP, "es-MX")
+    second = first.context.new_page()
+    second.goto("/")
+    second.wait_for_selector("[data-testid=open-tables]")
+    posts: list[str] = []
+    second.on("request", lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/api/queue") else None)
+    first.click("[data-testid=quick-match]")
+    first.wait_for_selector("[data-testid=queue-status]:not(:empty)")
+    second.click("[data-testid=quick-match]")
+    second.wait_for_selector("[data-testid=queue-status]:not(:empty)")
+    assert "otra pestaña" in second.inner_text("[data-testid=queue-status]")
+    assert posts == [] and second.is_hidden("[data-testid=cancel-queue]")
+    first.click("[data-testid=cancel-queue]")
+    first.wait_for_selector("[data-testid=queue-status]", state="hidden")
+    second.click("[data-testid=quick-match]")
+    second.wait_for_function("() => !document.querySelector('[data-testid=queue-status]').textContent.includes('pestaña')")
+    assert len(posts) == 1
+    second.click("[data-testid=cancel-queue]")

@@ -61,6 +61,11 @@ FRESH_S = 20.0
 GONE_S = 60.0
 """A queue entry not heard from for this long leaves the queue (``gone``)."""
 
+PAIRED_KEEP_S = 300.0
+"""A paired entry keeps its seat token this long for its player to fetch (the lobby
+feed, ``POST /api/queue/status``); then the token is cleared from the queue (the seat
+stays the player's: a signed-in player's account holds it)."""
+
 MAX_OPEN = {"address": 3, "account": 3}
 """Open tables listed at once, per client address and per account (PROTOCOL §5)."""
 
@@ -237,7 +242,8 @@ class Lobby:
 
     async def sweep(self) -> None:
         """Note the creators at their tables, withdraw the tables of those away for
-        ``away_s``, and check the list against the database."""
+        ``away_s``, clear the seat tokens of entries paired :data:`PAIRED_KEEP_S` ago, and
+        check the list against the database."""
         here = []
         for match_id in list(self.feed.listed):
             if await self._creator_present(match_id):
@@ -247,6 +253,7 @@ class Lobby:
             if await self.db.run(self.store.close_open, match_id, "left"):
                 log.info("match %s: the open table's creator left; withdrawn", match_id)
                 await self.feed.emit({"op": "gone", "match_id": match_id, "reason": "left"})
+        await self.db.run(self.store.forget_tokens, timedelta(seconds=PAIRED_KEEP_S))
         await self.refresh()
 
     async def _creator_present(self, match_id: str) -> bool:
@@ -336,5 +343,5 @@ class Lobby:
         conn.send({"type": "queue", **queue_out(row)})
 
 
-__all__ = ["AWAY_S", "DEFAULT_RATING", "FRESH_S", "GONE_S", "Lobby", "MAX_OPEN", "MAX_WAITING", "PAIR_EVERY_S",
+__all__ = ["AWAY_S", "DEFAULT_RATING", "FRESH_S", "GONE_S", "Lobby", "MAX_OPEN", "MAX_WAITING", "PAIRED_KEEP_S", "PAIR_EVERY_S",
            "default_rating", "public_table", "queue_out", "ticket_hash"]

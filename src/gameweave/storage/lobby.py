@@ -223,6 +223,16 @@ class LobbyStore:
                                                      queue_entries.c.status == "waiting").values(status="cancelled"))
         return self.entry(ticket_sha256, touch=False)
 
+    def forget_tokens(self, kept: timedelta) -> int:
+        """Clear the seat token of every entry paired more than ``kept`` ago (a paired
+        entry's ``seen_at`` is when it was paired): the token is the seat's secret, kept
+        in the clear only while its player may still come for it.  Returns how many."""
+        with self.engine.begin() as conn:
+            res = conn.execute(update(queue_entries).where(
+                queue_entries.c.status == "paired", queue_entries.c.token.is_not(None),
+                queue_entries.c.seen_at < _now() - kept).values(token=None))
+        return int(res.rowcount or 0)
+
     def pair_waiting(self, fresh: timedelta, gone: timedelta,
                      plan: Callable[[Sequence[QueueRow], datetime], list[tuple[QueueRow, QueueRow]]],
                      make_match: Callable[[QueueRow, QueueRow], tuple[Any, str, str]]) -> list[Pairing]:
@@ -253,7 +263,7 @@ class LobbyStore:
                     for e, seat, tok in ((a, 1, tok1), (b, 2, tok2)):
                         res = conn.execute(update(queue_entries).where(
                             queue_entries.c.id == e.id, queue_entries.c.status == "waiting").values(
-                            status="paired", match_id=table.match_id, seat=seat, token=tok))
+                            status="paired", match_id=table.match_id, seat=seat, token=tok, seen_at=now))
                         if res.rowcount != 1:
                             raise _Lost()
                     made.append(Pairing(table.match_id, ((a.id, 1, a.account_id, tok1), (b.id, 2, b.account_id, tok2))))

@@ -16,6 +16,25 @@ function offerAfter() {
   return Number.isFinite(v) && v > 0 ? v : 60;
 }
 
+/** Another tab of this browser waiting in the queue (its mark in localStorage, renewed at
+ * every ping): a second tab does not queue too, or the two tabs would be paired with each
+ * other (a guest has no account to tell them apart). */
+const HERE_KEY = "gameweave.queue_here";
+function markHere(ticket) {
+  try {
+    if (ticket) localStorage.setItem(HERE_KEY, JSON.stringify({ ticket, at: Date.now() }));
+    else if ((JSON.parse(localStorage.getItem(HERE_KEY) || "null") || {}).ticket === (stored() || {}).ticket) {
+      localStorage.removeItem(HERE_KEY);
+    }
+  } catch { /* private mode */ }
+}
+function waitingElsewhere() {
+  try {
+    const mark = JSON.parse(localStorage.getItem(HERE_KEY) || "null");
+    return !!(mark && mark.ticket !== (stored() || {}).ticket && Date.now() - mark.at < 3 * PING_MS);
+  } catch { return false; }
+}
+
 function stored() {
   try { return JSON.parse(sessionStorage.getItem(TICKET_KEY) || "null"); } catch { return null; }
 }
@@ -55,12 +74,14 @@ export function queueBox({ choices, go, rated, send }) {
 
   function show(f) {
     el.hidden = false;
+    cancelBtn.hidden = false;
     last = { f, at: Date.now() };
     draw();
     if (!tick) tick = setInterval(draw, 1000);
   }
 
   function stop() {
+    markHere(null);
     entry = null;
     last = null;
     store(null);
@@ -73,15 +94,24 @@ export function queueBox({ choices, go, rated, send }) {
   function follow() {
     if (!entry) return;
     send({ type: "follow", ticket: entry.ticket });
+    markHere(entry.ticket);
     clearInterval(ping);
-    ping = setInterval(() => send({ type: "ping" }), PING_MS);
+    ping = setInterval(() => { send({ type: "ping" }); if (entry) markHere(entry.ticket); }, PING_MS);
   }
+
+  window.addEventListener("pagehide", () => markHere(null));  // a closed tab waits nowhere (a reload marks again)
 
   let starting = false;  // a second click (or a double click) while the first is on its way joins nothing
   async function start() {
     if (entry || starting) return;
     const c = choices();
     if (!c) return;
+    if (waitingElsewhere()) {
+      line.textContent = t("page.queue.other_tab");
+      cancelBtn.hidden = botBtn.hidden = lonelyLine.hidden = true;  // nothing of this tab's to cancel
+      el.hidden = false;
+      return;
+    }
     starting = true;
     try {
       const res = await api("POST", "/api/queue", { body: { rules: c.rules, clock: c.clock, rated: rated(), name: c.name || null } });
@@ -128,7 +158,10 @@ export function queueBox({ choices, go, rated, send }) {
       if (f.code === "unknown_ticket") stop();
       return;
     }
-    if (f.status === "paired" && f.match_id) {
+    if (f.status === "paired" && f.match_id && !f.token) {  // paired long ago: its token is no longer kept
+      stop();
+      toast(t("page.queue.expired"));
+    } else if (f.status === "paired" && f.match_id) {
       saveSeat(f.match_id, { seat: f.seat, token: f.token, opponent: "friend" });
       stop();
       go(f.table_url || `/table/${f.match_id}`);
