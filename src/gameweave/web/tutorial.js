@@ -9,7 +9,7 @@
 import { api, saveSeat } from "./api.js";
 import { cardRow, short, shortList } from "./cards.js";
 import { t } from "./i18n.js";
-import { h, toast } from "./ui.js";
+import { clearToast, h, toast } from "./ui.js";
 
 /** localStorage: "done" once the guided deal was won, "dismissed" once its banner was. */
 const TUTORIAL_KEY = "gameweave.tutorial";
@@ -59,6 +59,7 @@ export function tutorialStart({ before = null, name = () => null } = {}) {
     try {
       if (before) before();
       await startTutorial(name());
+      clearToast();  // dealt: the "dealing" note would cover the table on a phone
     } catch (err) {
       toast(t("tutorial.failed", { why: err.message }), "error");
       btn.disabled = false;

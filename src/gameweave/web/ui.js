@@ -31,6 +31,13 @@ export function toast(message, kind = "info") {
   }, kind === "error" ? 5000 : 2500);
 }
 
+/** Hide the toast now (a "working on it" note whose work is done). */
+export function clearToast() {
+  const t = document.getElementById("toast");
+  clearTimeout(toastTimer);
+  if (t) t.className = "toast";
+}
+
 /** Show (message) or hide (null) the connection banner at the top of the page. */
 export function banner(message, action = null) {
   const b = document.getElementById("banner");
