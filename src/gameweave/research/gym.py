@@ -29,6 +29,7 @@ from ..engine import find_profile
 from . import ids, observer, strings
 from .deal import Deal
 from .pettingzoo import play_chance
+from .vector_native import CODE_ILLEGAL, CODE_STATUS, NativeGames, NativeReplay, native_ok
 
 ENV_ID = "gameweave/Conquian-v0"
 UNIFORM = "uniform"
@@ -36,7 +37,7 @@ UNIFORM = "uniform"
 it needs no view, only its legal ids; the cheapest opponent, for benchmarks)."""
 
 
-class ConquianEnv(gymnasium.Env):
+class ConquianEnv(NativeReplay, gymnasium.Env):
     """The environment (see the module docstring).
 
     Args:
@@ -88,58 +89,31 @@ class ConquianEnv(gymnasium.Env):
         self._bot = None if opponent == UNIFORM else make_bot(opponent, seed=0, **self.opponent_options)
         self._encoder = observer.SeatEncoder(seat)
         self._games: Any = None
-        from .vector_native import NativeGames, native_ok
-
         can = render_mode is None and native_ok(opponent, opponent_options)
         if native and not can:
             raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset), opponent "
                              "'uniform' or 'random' without options, and no render_mode")
         if can and native is not False:
-            self._games = NativeGames(1, self.rules, False, seat, opener, stake, opponent,
-                                      raise_illegal=illegal_action == "raise")
+            self._native_start(NativeGames(1, self.rules, False, seat, opener, stake, opponent,
+                                           raise_illegal=illegal_action == "raise"))
             self._bot = None
             self._mask_now = np.zeros(ids.NUM_ACTIONS, np.int8)
             self._over = True
-            self._played: list[int] = []  # the agent's ids since the last reset (what `deal` replays)
-            self._replayed: tuple[int, Deal] | None = None
-            self._dealt = False
 
-    @property
-    def native(self) -> bool:
-        """True while the deal runs in the native core."""
-        return self._games is not None
+    def _left_native(self) -> None:
+        """The opponent's bot on the Python path, seeded from the generator."""
+        if self.opponent_name != UNIFORM:
+            self._bot = make_bot(self.opponent_name, seed=self._rng.getrandbits(62), **self.opponent_options)
 
-    @property
-    def deal(self) -> Deal:
-        """The research deal now (the module docstring; on the native path replayed when
-        read: the same deal, tested, at the cost of one Python deal)."""
-        if self._games is None:
-            return self._deal
-        if self._replayed is None or self._replayed[0] != len(self._played):
-            self._replayed = (len(self._played), self._replay())
-        return self._replayed[1]
-
-    @deal.setter
-    def deal(self, deal: Deal) -> None:
-        if self._games is not None:  # the Python path from here on, its generator where the native one is
-            self._rng.setstate((3, self._games.core.rng_state(0, False), None))
-            if self.opponent_name != UNIFORM:
-                self._bot = make_bot(self.opponent_name, seed=self._rng.getrandbits(62), **self.opponent_options)
-            self._games = None
-        self._deal = deal
-
-    def _replay(self) -> Deal:
-        """The native game's deal, played again on the Python path: a twin environment
-        whose generator is the native one as the last ``reset`` found it, stepped with the
-        agent's ids since (the two paths give the same deals from the same generator)."""
+    def _replay(self, state: tuple[int, ...] | None, played: list[int]) -> Deal:
+        """The agent's ids ``played`` from the generator ``state``, on a Python twin."""
         twin = ConquianEnv(self.rules, self.opponent_name, self.seat, self.opener, self.stake,
                            illegal_action="lose", native=False)
-        if not self._dealt:
-            return twin._deal  # never reset: an undealt deal, as on the Python path
-        twin._rng.setstate((3, self._games.core.rng_state(0, True), None))
-        twin._deal_anew()
-        for a in self._played:
-            twin.step(a)
+        if state is not None:
+            twin._rng.setstate((3, state, None))
+            twin._deal_anew()
+            for a in played:
+                twin.step(a)
         return twin._deal
 
     # ------------------------------------------------------------ internals
@@ -226,21 +200,17 @@ class ConquianEnv(gymnasium.Env):
         self._games.core.reset1(0, obs, mask)
         self._mask_now = mask
         self._over = False
-        self._played = []
-        self._replayed = None
-        self._dealt = True
+        self._native_dealt()
         return obs, {"action_mask": mask.copy()}
 
     def _native_step(self, action: int):
         """``step`` on the native core (the same results as the Python path, tested)."""
-        from .vector_native import CODE_ILLEGAL, CODE_STATUS
-
         if self._over:
             raise RuntimeError("the deal is over: call reset()")
         obs = np.empty(observer.INFO_SIZE, np.float32)
         mask = np.empty(ids.NUM_ACTIONS, np.int8)
         reward, code = self._games.core.step1(0, int(action), obs, mask)  # ValueError with illegal_action="raise"
-        self._played.append(int(action))
+        self._native_played(int(action))
         self._mask_now = mask
         info: dict[str, Any] = {"action_mask": mask.copy()}
         if code == CODE_ILLEGAL:

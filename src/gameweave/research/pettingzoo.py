@@ -26,6 +26,7 @@ from pettingzoo import AECEnv
 from ..engine import find_profile
 from . import ids, observer, strings
 from .deal import Deal
+from .vector_native import NativeGames, NativeReplay, native_ok
 
 AGENTS = ("seat_1", "seat_2")
 _SEAT = {a: i for i, a in enumerate(AGENTS)}
@@ -44,7 +45,7 @@ def observation_of(deal: Deal, seat: int, encoder: observer.SeatEncoder | None =
     return {"observation": enc.encode(deal), "action_mask": enc.mask(deal)}
 
 
-class ConquianAEC(AECEnv):
+class ConquianAEC(NativeReplay, AECEnv):
     """The AEC environment (see the module docstring).
 
     Args:
@@ -89,48 +90,23 @@ class ConquianAEC(AECEnv):
         self._encoders = (observer.SeatEncoder(0), observer.SeatEncoder(1))
         self._seen: list[tuple[Deal | None, int, dict[str, np.ndarray] | None]] = [(None, -1, None)] * 2
         self._games: Any = None
-        from .vector_native import NativeGames, native_ok
-
         can = render_mode is None and native_ok(None, None)
         if native and not can:
             raise ValueError("native=True needs the native core (built, GAMEWEAVE_NO_NATIVE unset) "
                              "and no render_mode")
         if can and native is not False:
-            self._games = NativeGames(1, self.rules, True, 0, opener, stake)
+            self._native_start(NativeGames(1, self.rules, True, 0, opener, stake))
             self._native_seen: list[dict[str, np.ndarray] | None] = [None, None]
-            self._played: list[int] = []  # the ids played since the last reset (what `deal` replays)
-            self._replayed: tuple[int, Deal] | None = None
-            self._dealt = False
 
-    @property
-    def native(self) -> bool:
-        """True when the deal runs in the native core."""
-        return self._games is not None
-
-    @property
-    def deal(self) -> Deal:
-        """The research deal now (on the native path replayed in Python when read: the
-        same deal, tested, at the cost of one Python deal)."""
-        if self._games is None:
-            return self._deal
-        if self._replayed is None or self._replayed[0] != len(self._played):
-            twin = ConquianAEC(self.rules, None, self.opener, self.stake, native=False)
-            if self._dealt:
-                twin._rng.setstate((3, self._games.core.rng_state(0, True), None))
-                twin.reset()
-                for a in self._played:
-                    twin.step(a)
-            self._replayed = (len(self._played), twin._deal)
-        return self._replayed[1]
-
-    @deal.setter
-    def deal(self, deal: Deal) -> None:
-        """Lay ``deal`` on the table; on the native path this moves the environment to the
-        Python path for good (its generator where the native one is)."""
-        if self._games is not None:
-            self._rng.setstate((3, self._games.core.rng_state(0, False), None))
-            self._games = None
-        self._deal = deal
+    def _replay(self, state: tuple[int, ...] | None, played: list[int]) -> Deal:
+        """The ids ``played`` from the generator ``state``, on a Python twin."""
+        twin = ConquianAEC(self.rules, None, self.opener, self.stake, native=False)
+        if state is not None:
+            twin._rng.setstate((3, state, None))
+            twin.reset()
+            for a in played:
+                twin.step(a)
+        return twin._deal
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -144,7 +120,7 @@ class ConquianAEC(AECEnv):
                 self._games.seed([seed])
             to_act = self._games.core.new1(0)
             self._native_seen = [None, None]
-            self._played, self._replayed, self._dealt = [], None, True
+            self._native_dealt()
         else:
             if seed is not None:
                 self._rng = random.Random(seed)
@@ -221,7 +197,7 @@ class ConquianAEC(AECEnv):
                 self._end_illegal(agent)
                 return
             raise ValueError(f"action id {action!r} is not legal now")
-        self._played.append(action)
+        self._native_played(action)
         self._native_seen = [None, None]
         if code:
             self._clear_rewards()

@@ -41,6 +41,72 @@ def native_ok(opponent: str | None, opponent_options: dict[str, Any] | None) -> 
     return native.AVAILABLE and (opponent is None or (opponent in NATIVE_OPPONENTS and not opponent_options))
 
 
+class NativeReplay:
+    """What the single environments (Gymnasium's :class:`~gameweave.research.gym.ConquianEnv`,
+    PettingZoo's :class:`~gameweave.research.pettingzoo.ConquianAEC`) share about running
+    their one deal in the native core (issue 21): :attr:`native`, and :attr:`deal`, the
+    research :class:`~gameweave.research.deal.Deal` on either path — on the native one played
+    again in Python when read (:meth:`_replay`: a twin on the Python path from the generator
+    as the last reset found it, stepped with the ids played since; the same deal, tested);
+    assigning it moves the environment to the Python path for good, its generator
+    (``_rng``) where the native one was (:meth:`_left_native` does the rest).
+
+    The environment keeps ``_games`` (a one-game :class:`NativeGames`, or None on the
+    Python path), ``_deal`` (the Python path's deal) and ``_rng`` (its generator), and
+    calls :meth:`_native_dealt` at each native reset and :meth:`_native_played` after each
+    id the native game took.
+    """
+
+    _games: Any
+    _deal: Deal
+    _rng: random.Random
+
+    def _native_start(self, games: NativeGames) -> None:
+        self._games = games
+        self._played: list[int] = []  # the ids played since the last reset (what `deal` replays)
+        self._replayed: tuple[int, Deal] | None = None
+        self._dealt = False
+
+    def _native_dealt(self) -> None:
+        self._played, self._replayed, self._dealt = [], None, True
+
+    def _native_played(self, action: int) -> None:
+        self._played.append(action)
+
+    @property
+    def native(self) -> bool:
+        """True while the deal runs in the native core."""
+        return self._games is not None
+
+    @property
+    def deal(self) -> Deal:
+        """The research deal now (on the native path replayed in Python when read: the same
+        deal, at the cost of one Python deal)."""
+        if self._games is None:
+            return self._deal
+        if self._replayed is None or self._replayed[0] != len(self._played):
+            state = self._games.core.rng_state(0, True) if self._dealt else None
+            self._replayed = (len(self._played), self._replay(state, self._played))
+        return self._replayed[1]
+
+    @deal.setter
+    def deal(self, deal: Deal) -> None:
+        if self._games is not None:
+            self._rng.setstate((3, self._games.core.rng_state(0, False), None))
+            self._games = None
+            self._left_native()
+        self._deal = deal
+
+    def _replay(self, state: tuple[int, ...] | None, played: list[int]) -> Deal:
+        """The deal a Python twin of this environment plays from the generator ``state``
+        (``random.Random.getstate()[1]``; None: never reset, an undealt deal) with the ids
+        ``played``."""
+        raise NotImplementedError
+
+    def _left_native(self) -> None:
+        """What else the environment moves to the Python path (the opponent's bot)."""
+
+
 class NativeGames:
     """``n`` deals in the native core; arrays in, arrays out.
 
@@ -132,4 +198,4 @@ class NativeGames:
                        int(last_refuse), hist)
 
 
-__all__ = ["CODE_ILLEGAL", "CODE_STATUS", "NATIVE_OPPONENTS", "NativeGames", "native_ok"]
+__all__ = ["CODE_ILLEGAL", "CODE_STATUS", "NATIVE_OPPONENTS", "NativeGames", "NativeReplay", "native_ok"]
