@@ -18,6 +18,7 @@ from gameweave.research import core  # noqa: E402
 from gameweave.research import gym as ggym  # noqa: E402
 from gameweave.research import openspiel as gos  # noqa: E402
 from gameweave.research import pettingzoo as gpz  # noqa: E402
+from worlds import research_twins  # noqa: E402
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
@@ -71,33 +72,12 @@ def test_gymnasium_illegal_id_ends_the_episode_as_a_loss() -> None:
     assert done and reward == -1.0 and info["illegal_action"]
 
 
-def _twin_states(rules: str, seed: int, steps: int) -> tuple[core.Deal, core.Deal, int] | None:
-    """Two deals after the same public history that differ only in seat-to-act's hidden
-    cards (the opponent's hand and the stock order), or None if the history is too short."""
-    rng = random.Random(seed)
-    d = core.Deal(rules)
-    for _ in range(steps):
-        if d.is_terminal():
-            return None
-        if d.is_chance():
-            d.apply(rng.choice(d.chance_outcomes())[0])
-        else:
-            d.apply(rng.choice(d.legal_actions()))
-    if d.is_chance() or d.is_terminal():
-        return None
-    seat = d.current_player()
-    other = d.resample(seat, random.Random(seed + 1))
-    if other.state.hands[1 - seat] == d.state.hands[1 - seat]:
-        return None
-    return d, other, seat
-
-
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_r21_states_differing_only_in_hidden_cards_look_the_same_in_every_interface(rules: str) -> None:
     game = gos.load(rules)
     checked = 0
     for seed in range(40):
-        twins = _twin_states(rules, seed, 30 + seed)
+        twins = research_twins(rules, seed, 30 + seed)
         if twins is None:
             continue
         a, b, seat = twins

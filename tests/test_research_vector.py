@@ -22,6 +22,7 @@ from gameweave.engine import PROFILE_NAMES, native  # noqa: E402
 from gameweave.research import core  # noqa: E402
 from gameweave.research import gym as ggym  # noqa: E402
 from gameweave.research.vector import ConquianSelfPlayVectorEnv, ConquianVectorEnv  # noqa: E402
+from worlds import research_twins  # noqa: E402
 
 
 PATHS = [False, pytest.param(True, marks=pytest.mark.skipif(
@@ -141,27 +142,6 @@ def test_issue21_vector_envs_fall_back_to_python_without_the_native_core() -> No
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr
 
 
-def _twins(rules: str, seed: int, steps: int, seat: int | None):
-    """Two deals after the same public history that differ only in the hidden cards of
-    the seat to act (``seat``, or any seat if None), or None."""
-    rng = random.Random(seed)
-    d = core.Deal(rules)
-    for _ in range(steps):
-        if d.is_terminal():
-            return None
-        if d.is_chance():
-            d.apply(rng.choice(d.chance_outcomes())[0])
-        else:
-            d.apply(rng.choice(d.legal_actions()))
-    if d.is_chance() or d.is_terminal() or (seat is not None and d.current_player() != seat):
-        return None
-    me = d.current_player()
-    other = d.resample(me, random.Random(seed + 1))
-    if other.state.hands[1 - me] == d.state.hands[1 - me]:
-        return None
-    return d, other
-
-
 @pytest.mark.parametrize("native_path", PATHS)
 @pytest.mark.parametrize("rules", PROFILE_NAMES)
 def test_issue21_r21_vector_rows_of_hidden_card_twins_are_identical(rules: str, native_path: bool) -> None:
@@ -174,7 +154,7 @@ def test_issue21_r21_vector_rows_of_hidden_card_twins_are_identical(rules: str, 
     sp.reset(seed=0)
     checked = 0
     for seed in range(60):
-        pair = _twins(rules, seed, 25 + seed % 40, seat=None)
+        pair = research_twins(rules, seed, 25 + seed % 40)
         if pair is None:
             continue
         sp.set_deal(0, pair[0])

@@ -5,7 +5,9 @@ gives is the engine's own (does the view ignore hidden cards?): :func:`swapped_s
 swaps one of the opponent's cards with a stock card (the first swap that replays), and
 :func:`hidden_variant` swaps some at random and shuffles the stock (the property tests').
 From the view: :func:`other_world_state` builds the state with ``state_from_view``, as the
-bots' samplers do, from another informed sample (do the bots answer from the view only?)."""
+bots' samplers do, from another informed sample (do the bots answer from the view only?).
+For the research layer, :func:`research_twins`: two research deals after one public
+history, the second resampled for the seat to act."""
 
 from __future__ import annotations
 
@@ -71,3 +73,30 @@ def hidden_variant(state: GameState, history: list, viewer: int, rng: random.Ran
     except IllegalActionError:
         return None  # the opponent's own choices depended on their hand (e.g. R12 first two)
     return None if other.is_over else other
+
+
+def research_twins(rules: str, seed: int, steps: int, seat: int | None = None):
+    """Two research deals (:class:`gameweave.research.deal.Deal`) after the same public
+    history of ``steps`` random steps (chance included, from ``seed``) that differ only in
+    the hidden cards of the seat to act — the opponent's hand and the stock order, by
+    ``Deal.resample`` — as ``(deal, twin, seat to act)``; None if the deal ended, chance is
+    to move, the seat to act is not ``seat`` (when given), or the resample dealt the same
+    opponent hand."""
+    from gameweave.research.deal import Deal
+
+    rng = random.Random(seed)
+    d = Deal(rules)
+    for _ in range(steps):
+        if d.is_terminal():
+            return None
+        if d.is_chance():
+            d.apply(rng.choice(d.chance_outcomes())[0])
+        else:
+            d.apply(rng.choice(d.legal_actions()))
+    if d.is_chance() or d.is_terminal() or (seat is not None and d.current_player() != seat):
+        return None
+    me = d.current_player()
+    other = d.resample(me, random.Random(seed + 1))
+    if other.state.hands[1 - me] == d.state.hands[1 - me]:
+        return None
+    return d, other, me
