@@ -3,10 +3,13 @@ replay — on SQLite always, and on PostgreSQL when GAMEWEAVE_TEST_DATABASE_URL 
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
 from sqlalchemy import inspect, select, text
+
+from nodes import PG_ENV
 
 from gameweave.engine import format_action, shuffled_deck
 from gameweave.storage import Store, StorageError, resolve_url
@@ -173,6 +176,7 @@ def test_migration_0002_upgrades_a_0001_database_with_matches_in_it(db_url):
     store.close()
 
 
+@pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"needs PostgreSQL ({PG_ENV}; CI sets it)")
 def test_the_group_commit_keeps_its_connection_and_replaces_one_the_database_closed(pg_database_url):
     """The group commit keeps one connection on its thread (no pool ping per commit);
     when PostgreSQL ends that session (a restart, an administrator), the next commit
