@@ -152,7 +152,6 @@ def test_the_nothing_here_page_in_spanish_and_the_api_keeps_json(browser, live_s
     assert page.goto("/nada-aqui").status == 404
     page.wait_for_selector("[data-testid=not-found]")
     assert "Esta página no existe" in page.inner_text("main")
-    page.screenshot(path="/tmp/wtfix-not-found-es.png")
     assert not errors, errors
     ctx.close()
     with httpx.Client(base_url=live_server.url) as c:
@@ -170,7 +169,6 @@ def test_a_long_match_id_stays_inside_its_box(new_context, tmp_path):
     page.goto("/table/" + "x" * 500)
     page.wait_for_selector("main .panel")
     page.wait_for_timeout(300)
-    page.screenshot(path="/tmp/wtfix-long-id.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), "the page is wider than the screen"
     for box in page.eval_on_selector_all("main .panel, main .panel *", "els => els.map(e => e.getBoundingClientRect().right)"):
         assert box <= PHONE["width"] + 0.5

@@ -360,13 +360,15 @@ def _crowded_anglo_american_moves(seed: int, tables: int, hand: int) -> tuple[tu
         st.play(a)
 
 
+@pytest.mark.parametrize("size", ["390", "1366"])
 @pytest.mark.parametrize(("seed", "tables", "hand"), [(166, 3, 0), (45, 2, 4)], ids=["3-melds-5-wins", "4-cards-6-melds"])
-def test_a_crowded_anglo_american_turn_fits_a_phone(new_context, live_server, tmp_path, seed, tables, hand):
-    """390x844, a deal of two people dealt from a fixed deck: three melds on both tables
-    and five winning meld choices (and a force), or two melds each, four cards in hand and
-    six meld choices; still the tables, centre, dead cards, hand and choices all fit."""
+def test_a_crowded_anglo_american_turn_fits_one_screen(new_context, live_server, tmp_path, seed, tables, hand, size):
+    """390x844 and 1366x800, a deal of two people dealt from a fixed deck: three melds on
+    both tables and five winning meld choices (and a force), or two melds each, four cards
+    in hand and six meld choices; still the tables, centre, dead cards, hand and choices
+    all fit (on a wide screen the choices wrap side by side, each on one line)."""
     deck, moves, offered = _crowded_anglo_american_moves(seed, tables, hand)
-    me = new_context(PHONE).new_page()
+    me = new_context(PHONE if size == "390" else BIG).new_page()
     me.goto("/")
     for _ in range(16):
         live_server.decks.push(deck)
@@ -397,8 +399,7 @@ def test_a_crowded_anglo_american_turn_fits_a_phone(new_context, live_server, tm
     assert me.locator("[data-testid=hand] .card").count() >= hand
     # (five tables of eleven there: one win-now button, R16)
     assert me.locator(".board .meld-choice").count() == len([a for a in shown if a.startswith("meld")]) >= 1
-    shot(me, tmp_path / "crowded-390.png")
-    me.screenshot(path=f"/tmp/wtfix-crowded-390-{seed}.png")
+    shot(me, tmp_path / f"crowded-{size}.png")
     assert not off_screen(me), off_screen(me)
     # every meld choice can be read and reached: none is squeezed under another
     boxes = me.eval_on_selector_all(".board .meld-choice", "els => els.map(e => [e.offsetTop, e.offsetHeight])")
