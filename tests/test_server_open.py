@@ -218,6 +218,21 @@ def test_open_tables_are_limited_per_address_and_refused_across_origins(client):
     assert len(client.get("/api/open-tables").json()["tables"]) == 3
 
 
+def test_a_missed_withdrawal_is_told_with_its_reason_when_the_list_is_checked(client):
+    """A node that missed a table's event (Redis away, another node withdrew it) learns it
+    at its next check against the database, and tells its sockets why the table left, as
+    stored (``left``, ``cancelled``, ``taken``), not one reason for all."""
+    lobby = client.app.state.lobby
+    made = {why: _post(client, "/api/open-tables", {}).json()["match_id"] for why in ("left", "cancelled")}
+    with client.websocket_connect("/ws/lobby") as ws:
+        assert sorted(t["match_id"] for t in _recv(ws)["tables"]) == sorted(made.values())
+        for why, mid in made.items():  # withdrawn behind this node's back: no event
+            assert client.portal.call(lobby.db.run, lobby.store.close_open, mid, why)
+        client.portal.call(lobby.refresh)
+        told = {f["match_id"]: f["reason"] for f in (_recv(ws), _recv(ws))}
+    assert told == {mid: why for why, mid in made.items()}
+
+
 # ---------------------------------------------------------------------------- the queue
 def test_two_guests_queue_are_paired_once_told_at_once_and_land_at_one_table(client):
     with client.websocket_connect("/ws/lobby") as ws:

@@ -238,7 +238,9 @@ class Lobby:
         for row in rows:
             known = self.feed.listed.get(row.match_id)
             fresh[row.match_id] = known if known is not None else public_table(row, await self._shown_rating(row))
-        self.feed.reconcile(fresh)
+        missing = self.feed.missing(fresh)
+        reasons = await self.db.run(self.store.statuses, missing) if missing else {}
+        self.feed.reconcile(fresh, reasons)
 
     async def sweep(self) -> None:
         """Note the creators at their tables, withdraw the tables of those away for

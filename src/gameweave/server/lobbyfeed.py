@@ -122,11 +122,16 @@ class LobbyFeed:
         if self.listed.pop(match_id, None) is not None:
             self._tell({"type": "open_table_gone", "match_id": match_id, "reason": reason})
 
-    def reconcile(self, fresh: dict[str, dict[str, Any]]) -> None:
+    def missing(self, fresh: dict[str, dict[str, Any]]) -> list[str]:
+        """The tables this node lists that the database's list ``fresh`` no longer has."""
+        return [m for m in self.listed if m not in fresh]
+
+    def reconcile(self, fresh: dict[str, dict[str, Any]], reasons: dict[str, str] | None = None) -> None:
         """Make the node's list the database's (``match_id -> public row``), telling the
-        sockets what was missed."""
-        for match_id in [m for m in self.listed if m not in fresh]:
-            self.gone(match_id, "taken")
+        sockets what was missed; ``reasons``: why each missing table left (its stored
+        status: ``taken``, ``cancelled``, ``left``; ``taken`` where unknown)."""
+        for match_id in self.missing(fresh):
+            self.gone(match_id, (reasons or {}).get(match_id, "taken"))
         for match_id, table in fresh.items():
             if match_id not in self.listed:
                 self.listed[match_id] = table

@@ -138,6 +138,17 @@ class LobbyStore:
             r = conn.execute(select(open_tables).where(open_tables.c.match_id == match_id)).first()
         return _open_row(r) if r is not None else None
 
+    def statuses(self, match_ids: Iterable[str]) -> dict[str, str]:
+        """``match_id -> status`` (``open``, ``taken``, ``cancelled``, ``left``) of these
+        open tables (ids that never were one are left out)."""
+        ids = list(match_ids)
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(open_tables.c.match_id, open_tables.c.status)
+                                .where(open_tables.c.match_id.in_(ids))).all()
+        return {r.match_id: r.status for r in rows}
+
     def take_open(self, match_id: str, token_sha256: str, name: str | None) -> str:
         """Sit at an open table: seat 2 goes to the holder of ``token_sha256``, exactly
         once.  Returns ``"ok"``, ``"taken"`` (someone sat first) or ``"gone"`` (not an
