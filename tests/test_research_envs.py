@@ -64,12 +64,24 @@ def test_gymnasium_check_env_passes_and_make_takes_the_options(rules: str) -> No
     assert reward in (-1.0, 0.0, 1.0) and steps > 3
 
 
-def test_gymnasium_illegal_id_ends_the_episode_as_a_loss() -> None:
-    env = ggym.ConquianEnv(rules="gameweave", opponent="random")
+@pytest.mark.parametrize("native", [False, None])
+@pytest.mark.parametrize("rules", PROFILE_NAMES)
+def test_gymnasium_illegal_id_ends_the_episode_as_a_loss(rules: str, native: bool | None) -> None:
+    """An illegal id ends the episode as a loss, and the episode stays ended: a further
+    step is refused until ``reset`` (it went on playing the same deal), on either path."""
+    env = ggym.ConquianEnv(rules=rules, opponent="random", native=native)
     _, info = env.reset(seed=2)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = len(env.deal.history)
     _, reward, done, _, info = env.step(illegal)
     assert done and reward == -1.0 and info["illegal_action"]
+    legal = int(np.flatnonzero(env.action_masks())[0]) if env.action_masks().any() else 0
+    with pytest.raises(RuntimeError):
+        env.step(legal)
+    assert len(env.deal.history) == before
+    _, info = env.reset(seed=3)
+    _, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert "illegal_action" not in info
 
 
 @pytest.mark.parametrize("rules", PROFILE_NAMES)

@@ -7,7 +7,8 @@ which imports it).  The agent plays seat ``seat`` (index 0 or 1) against
 agent's information-state tensor (float32, :data:`~gameweave.research.observer.INFO_SIZE`);
 action space ``Discrete(NUM_ACTIONS)``; ``info["action_mask"]`` (int8) marks the legal ids.
 Reward at the end: ``+stake`` won, ``-stake`` lost, 0 tablas.  An illegal id ends the
-episode as a loss (``info["illegal_action"]``; ``illegal_action="lose"``, the default),
+episode as a loss (``info["illegal_action"]``; ``illegal_action="lose"``, the default;
+a further ``step`` raises :class:`RuntimeError` until ``reset``),
 so that unmasked samplers still get a well-defined episode, or raises
 :class:`ValueError` (``illegal_action="raise"``).  :meth:`ConquianEnv.action_masks` gives
 the legal ids as booleans (the method that maskable learners such as sb3-contrib's
@@ -182,9 +183,13 @@ class ConquianEnv(NativeReplay, gymnasium.Env):
             self.render()
         return self._obs(), self._info()
 
+    _forfeited = False
+    """An illegal id ended this episode (``illegal_action="lose"``): no step until reset."""
+
     def _deal_anew(self) -> None:
         """A new deal from this environment's generator: the opponent's seed, the cards,
         and the opponent's moves until the agent is to act."""
+        self._forfeited = False
         bot_seed = self._rng.getrandbits(62)
         if self._bot is not None:
             self._bot = make_bot(self.opponent_name, seed=bot_seed, **self.opponent_options)
@@ -214,6 +219,7 @@ class ConquianEnv(NativeReplay, gymnasium.Env):
         self._mask_now = mask
         info: dict[str, Any] = {"action_mask": mask.copy()}
         if code == CODE_ILLEGAL:
+            self._over = True  # the episode ended (as a loss): reset() starts the next
             info["illegal_action"] = True
             return obs, reward, True, False, info
         self._over = code != 0
@@ -225,12 +231,13 @@ class ConquianEnv(NativeReplay, gymnasium.Env):
         if self._games is not None:
             return self._native_step(action)
         deal = self._deal
-        if deal.is_terminal():
+        if deal.is_terminal() or self._forfeited:
             raise RuntimeError("the deal is over: call reset()")
         a = int(action)
         if a not in deal.legal_actions() or deal.current_player() != self.seat:
             if self.illegal_action == "raise":
                 raise ValueError(f"action id {a} is not legal now")
+            self._forfeited = True  # the episode ended (as a loss): reset() starts the next
             return self._obs(), -float(self.stake), True, False, self._info(illegal_action=True)
         deal.apply(a)
         self._opponent_plays()
