@@ -11,6 +11,8 @@ the server runs on a database thread, never on the loop.
 from __future__ import annotations
 
 import asyncio
+import queue
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -31,44 +33,75 @@ class CommitQueue:
     resumes only once its own row is committed: an action is still committed before any
     seat hears of it, and durability is the database's (SQLite WAL with
     ``synchronous=NORMAL``: survives a crash of the process, not a power cut in the last
-    moments; PostgreSQL: as its ``synchronous_commit``)."""
+    moments; PostgreSQL: as its ``synchronous_commit``).
+
+    The thread takes the next batch itself as soon as a transaction ends (a
+    :class:`queue.SimpleQueue` the loop puts rows in), and hands a batch's answers back
+    to the loop in one call: no loop turn sits between two transactions, and none
+    between a row and its transaction but the thread's own wake-up."""
 
     def __init__(self, store: Store):
         self.store = store
-        self.pending: list[tuple[ActionRow, asyncio.Future]] = []
-        self.flusher: asyncio.Task | None = None
-        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gameweave-db")
+        self.rows: queue.SimpleQueue[tuple[ActionRow, asyncio.Future, asyncio.AbstractEventLoop] | None] = \
+            queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._work, name="gameweave-db", daemon=True)
+        self.thread.start()
 
     async def commit(self, row: ActionRow) -> None:
         """Commit ``row``; raises :class:`~gameweave.storage.StorageError` if another
         writer stored the step first, or the database's error."""
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
-        self.pending.append((row, fut))
-        if self.flusher is None or self.flusher.done():
-            self.flusher = loop.create_task(self._flush())
+        self.rows.put((row, fut, loop))
         err = await fut
         if err is not None:
             raise err
 
-    async def _flush(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self.pending:
-            batch, self.pending = self.pending, []
-            try:
-                results = await loop.run_in_executor(self.thread, self.store.commit_actions, [r for r, _ in batch])
-            except Exception as exc:
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(exc)
-                continue
-            for (_, fut), res in zip(batch, results):
-                if not fut.done():
-                    fut.set_result(res)
+    def _work(self) -> None:
+        """The database thread: commit every row waiting, in one transaction, until
+        :meth:`close` puts ``None``."""
+        while True:
+            first = self.rows.get()
+            batch = [first]
+            while first is not None:
+                try:
+                    batch.append(self.rows.get_nowait())
+                except queue.Empty:
+                    break
+            stop = None in batch
+            work = [item for item in batch if item is not None]
+            if work:
+                try:
+                    answers: list[Any] = list(self.store.commit_actions([r for r, _, _ in work]))
+                    failed = False
+                except Exception as exc:
+                    answers, failed = [exc] * len(work), True
+                for loop in {lp for _, _, lp in work}:
+                    mine = [(fut, a) for (_, fut, lp), a in zip(work, answers) if lp is loop]
+                    try:
+                        loop.call_soon_threadsafe(_settle, mine, failed)
+                    except RuntimeError:  # that loop is closed: nobody waits any more
+                        pass
+            if stop:
+                return
 
     def close(self) -> None:
-        """Stop the database thread (after the transaction in flight)."""
-        self.thread.shutdown(wait=True)
+        """Stop the database thread (after the rows already queued)."""
+        if self.thread.is_alive():
+            self.rows.put(None)
+            self.thread.join()
+
+
+def _settle(answers: list[tuple[asyncio.Future, Any]], failed: bool) -> None:
+    """On the loop: resolve each row's future with its answer (None or the
+    :class:`~gameweave.storage.StorageError`), or with the batch's exception."""
+    for fut, answer in answers:
+        if fut.done():
+            continue
+        if failed:
+            fut.set_exception(answer)
+        else:
+            fut.set_result(answer)
 
 
 class Database:
