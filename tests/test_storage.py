@@ -3,6 +3,7 @@ replay — on SQLite always, and on PostgreSQL when GAMEWEAVE_TEST_DATABASE_URL 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 
@@ -109,6 +110,31 @@ def test_a_stale_writer_is_refused_and_nothing_is_written(db_url):
     assert store.count_actions(table.match_id) == 0
     store.add_action(table, 0, "turn", 1, prev)
     assert store.count_actions(table.match_id) == 1
+    store.close()
+
+
+def test_a_group_commit_stores_every_row_but_the_ones_another_writer_took(db_url):
+    """One batch of three matches' actions (the server's group commit): a row whose
+    version moved and a row whose step is already stored each get their StorageError
+    and write nothing; the third row is stored all the same (SQLite: one statement after
+    another; PostgreSQL: one pipelined round trip, then row by row after the conflict)."""
+    from gameweave.storage.commits import action_row
+
+    store = Store(db_url)
+    tables = [_new_table(store, seed=s) for s in (1, 2, 3)]
+    rows = []
+    for table, tok in tables:
+        prev = table.version
+        table.apply_action(0, table.check_action(0, tok, "turn", prev))
+        rows.append(action_row(table, 0, table.state.history[-1], 1, prev))
+    store.commit_actions([rows[2]])  # "another writer" stored match 3's step first
+    moved = dataclasses.replace(rows[0], prev_version=rows[0].prev_version - 1)
+    assert [e is None for e in store.commit_actions([moved, rows[1]])] == [False, True]
+    retaken = dataclasses.replace(rows[2], prev_version=rows[2].version, version=rows[2].version + 1)
+    answers = store.commit_actions([retaken, rows[0]])  # step 1 of match 3 is taken: the batch fails ...
+    assert isinstance(answers[0], StorageError) and answers[1] is None  # ... and is stored row by row
+    assert [store.count_actions(t.match_id) for t, _ in tables] == [1, 1, 1]
+    assert [store.load(t.match_id).version for t, _ in tables] == [t.version for t, _ in tables]
     store.close()
 
 

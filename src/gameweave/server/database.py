@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from ..storage import Store
-from ..storage.store import ActionRow
+from ..storage.commits import ActionRow
 
 T = TypeVar("T")
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..engine.actions import KIND_NAMES, kind_of
 from ..storage import StorageError
-from ..storage.store import action_row
+from ..storage.commits import action_row
 from ..tables import Table, TableError
 from ..tables.timeouts import TimeoutPolicy
 from .room import MatchRoom

@@ -16,25 +16,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import bindparam, create_engine, event, insert, select, text, update
+from sqlalchemy import create_engine, event, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match, validate_deck
 from ..tables import DealInfo, Table, deck_text
 from .ratings import of_match as ratings_of_match
 from .schema import actions, deals, matches
+from .commits import ActionRow, Committer, _ms, action_row, bump_version
+from .errors import StorageError
 from .times import _iso, _now
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """The packaged Alembic migrations."""
-
-
-class StorageError(Exception):
-    """A write that the database refused (e.g. a second writer for the same step)."""
 
 
 def default_data_dir() -> Path:
@@ -110,91 +107,6 @@ def migrate(engine: Engine) -> None:
             conn.commit()
 
 
-def _ms(seconds: float) -> int:
-    return max(0, int(round(seconds * 1000)))
-
-
-# statements built once (building them per call costs more than the SQLite write)
-_BUMP_VERSION = (
-    update(matches)
-    .where(matches.c.id == bindparam("b_id"), matches.c.version == bindparam("b_prev"))
-    .values(version=bindparam("b_new"), last_move_at=bindparam("b_now"), bank1_ms=bindparam("b_bank1"),
-            bank2_ms=bindparam("b_bank2"))
-)
-_INSERT_ACTION = insert(actions).values({c.name: bindparam(c.name) for c in actions.c})
-_END_DEAL = (
-    update(deals)
-    .where(deals.c.match_id == bindparam("b_id"), deals.c.number == bindparam("b_number"))
-    .values(status=bindparam("b_status"), winner=bindparam("b_winner"))
-)
-
-
-class _DriverStatement:
-    """A SQLAlchemy statement compiled once for one dialect, run on the driver's own
-    cursor (the group commit's hot path: no SQLAlchemy work per call).  Parameters are
-    given by name, as to SQLAlchemy; each is converted by its column type's bind
-    processor for the dialect (SQLite stores a datetime as SQLAlchemy's text)."""
-
-    def __init__(self, statement: Any, dialect: Any):
-        compiled = statement.compile(dialect=dialect)
-        self.sql = compiled.string
-        self.names: list[str] | None = list(compiled.positiontup) if compiled.positiontup else None
-        self.processors: dict[str, Any] = {}
-        for name, bind in compiled.binds.items():
-            proc = bind.type.dialect_impl(dialect).bind_processor(dialect)
-            if proc is not None:
-                self.processors[compiled.bind_names.get(bind, name)] = proc
-
-    def execute(self, cursor: Any, params: dict[str, Any]) -> None:
-        """Run on ``cursor`` with ``params`` (name -> value)."""
-        for name, proc in self.processors.items():
-            if name in params:
-                params[name] = proc(params[name])
-        cursor.execute(self.sql, [params[n] for n in self.names] if self.names is not None else params)
-
-
-class _CommitStatements:
-    """The group commit's three statements, compiled for ``dialect``."""
-
-    def __init__(self, dialect: Any):
-        self.bump = _DriverStatement(_BUMP_VERSION, dialect)
-        self.insert_action = _DriverStatement(_INSERT_ACTION, dialect)
-        self.end_deal = _DriverStatement(_END_DEAL, dialect)
-
-
-def _bump_version(conn, table: Table, prev_version: int) -> None:
-    """Move the match row from ``prev_version`` to ``table.version`` in ``conn``'s
-    transaction.  Raises :class:`StorageError` if another writer moved it first."""
-    res = conn.execute(_BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
-                                       "b_now": _now(), "b_bank1": _ms(table.bank[0]), "b_bank2": _ms(table.bank[1])})
-    if res.rowcount != 1:
-        raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
-
-
-@dataclass(frozen=True)
-class ActionRow:
-    """One accepted action to commit: a snapshot of what the table holds after it."""
-
-    match_id: str
-    deal_number: int
-    seq: int
-    seat: int
-    action: int
-    prev_version: int
-    version: int
-    status: str
-    winner: int | None
-    bank_ms: tuple[int, int] = (0, 0)
-
-
-def action_row(table: Table, seat: int, action: int, seq: int, prev_version: int) -> ActionRow:
-    """The :class:`ActionRow` of action int ``action`` just applied to ``table`` (step
-    ``seq``), with the seats' time banks left."""
-    st = table.deal.state
-    return ActionRow(table.match_id, table.deal.number, seq, seat, action, prev_version, table.version,
-                     st.status, st.winner if st.winner >= 0 else None, (_ms(table.bank[0]), _ms(table.bank[1])))
-
-
 @dataclass(frozen=True)
 class MatchHead:
     """What changes in a match row without a new action or deal, and its version: enough
@@ -231,8 +143,7 @@ class Store:
         self._writers = threading.local()  # the connection each committing thread keeps
         self._held: list[Connection] = []
         self._held_lock = threading.Lock()
-        self._dbapi = self.engine.dialect.loaded_dbapi
-        self._statements = _CommitStatements(self.engine.dialect)
+        self._committer = Committer.for_dialect(self.engine.dialect)
         if run_migrations:
             migrate(self.engine)
 
@@ -338,7 +249,7 @@ class Store:
         (if one was resigned) is won by the other seat, the match's ``resigned`` seat and
         version.  Raises :class:`StorageError` if another writer moved the version first."""
         with self.engine.begin() as conn:
-            _bump_version(conn, table, prev_version)
+            bump_version(conn, table, prev_version)
             conn.execute(update(matches).where(matches.c.id == table.match_id).values(resigned=table.resigned))
             if deal_number is not None:
                 d = table.deals[deal_number - 1]
@@ -389,71 +300,20 @@ class Store:
         per row, None if it was stored or the :class:`StorageError` saying another writer
         stored that step first (that row wrote nothing; the others are committed).  Any
         other database failure raises and stores none of them; a connection the database
-        closed (a restart) is replaced and the batch tried once more on a new one.
-
-        The statements run on the driver's own connection (``sqlite3`` or ``psycopg``)
-        with SQL compiled once from the SQLAlchemy statements (:class:`_DriverStatement`):
-        the commit thread then holds the interpreter lock for a few microseconds per row
-        instead of SQLAlchemy's tenths of a millisecond, which the event loop would wait
-        for (DEPLOY.md, "Where the time goes")."""
+        closed (a restart) is replaced and the batch tried once more on a new one.  The
+        statements run on the driver's own connection (:class:`~.commits.Committer`)."""
         for attempt in (1, 2):
-            conn = self._writer()
-            raw = conn.connection.dbapi_connection
+            raw = self._writer().connection.dbapi_connection
             try:
-                return self._commit_on(raw, rows)
-            except self._dbapi.IntegrityError:
+                return self._committer.commit(raw, rows)
+            except self._committer.dbapi.IntegrityError:
                 raise
-            except self._dbapi.Error as exc:
+            except self._committer.dbapi.Error as exc:
                 lost = self.engine.dialect.is_disconnect(exc, raw, None)
                 self._drop_writer()
                 if attempt == 2 or not lost:
                     raise
         raise AssertionError("unreachable")
-
-    def _commit_on(self, raw: Any, rows: list[ActionRow]) -> list[StorageError | None]:
-        integrity = self._dbapi.IntegrityError
-        try:
-            out = [self._write_action(raw, r) for r in rows]
-            raw.commit()
-            return out
-        except integrity:
-            raw.rollback()
-            if len(rows) == 1:
-                return [StorageError(f"match {rows[0].match_id}: step {rows[0].seq} is already stored")]
-        except BaseException:
-            raw.rollback()
-            raise
-        out = []  # find the row another writer took, one by one
-        for r in rows:
-            try:
-                out.append(self._write_action(raw, r))
-                raw.commit()
-            except integrity:
-                raw.rollback()
-                out.append(StorageError(f"match {r.match_id}: step {r.seq} is already stored"))
-        return out
-
-    def _write_action(self, raw: Any, r: ActionRow) -> StorageError | None:
-        """Write row ``r`` in ``raw``'s open transaction (the driver begins one at the
-        first statement); a :class:`StorageError` if the version moved meanwhile."""
-        st = self._statements
-        now = _now()
-        cur = raw.cursor()
-        try:
-            st.bump.execute(cur, {"b_id": r.match_id, "b_prev": r.prev_version, "b_new": r.version,
-                                  "b_now": now, "b_bank1": r.bank_ms[0], "b_bank2": r.bank_ms[1]})
-            if cur.rowcount != 1:
-                return StorageError(f"match {r.match_id}: version {r.prev_version} is no longer current")
-            st.insert_action.execute(cur, {
-                "match_id": r.match_id, "deal_number": r.deal_number, "seq": r.seq, "seat": r.seat,
-                "action": r.action, "created_at": now,
-            })
-            if r.status != "playing":
-                st.end_deal.execute(cur, {"b_id": r.match_id, "b_number": r.deal_number, "b_status": r.status,
-                                          "b_winner": r.winner})
-        finally:
-            cur.close()
-        return None
 
     def add_deal(self, table: Table, prev_version: int) -> None:
         """Commit the table's new current deal (already added to ``table``) and version.
@@ -461,7 +321,7 @@ class Store:
         now = _now()
         try:
             with self.engine.begin() as conn:
-                _bump_version(conn, table, prev_version)
+                bump_version(conn, table, prev_version)
                 conn.execute(update(matches).where(matches.c.id == table.match_id).values(ready=0))
                 self._insert_deal(conn, table.match_id, table.deal, now)
         except IntegrityError as exc:
