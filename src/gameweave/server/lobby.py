@@ -15,7 +15,8 @@ queue (PROTOCOL §3.15-§3.17).  The routes are ``routes/open.py``; the tables a
   PostgreSQL), so a node that dies loses no one: its players follow their tickets
   through another node, which pairs them.  An entry not heard from (a status request,
   a lobby socket's ping) for :data:`FRESH_S` seconds is not paired; after
-  :data:`GONE_S` it leaves the queue.
+  :data:`GONE_S` it leaves the queue.  Two entries of one account, or of one browser
+  (the key the page sends, kept as a hash), are never paired with each other.
 * **Rated play** needs an account on both sides: a guest's open table and queue entry
   are casual, and a guest cannot sit at a rated table.  Ratings come from the injected
   ``rating_of(account_id, rules) -> float`` (a coroutine function, or a plain function
@@ -81,6 +82,14 @@ def default_rating(account_id: int, rules: str) -> float:
 def ticket_hash(ticket: str) -> str:
     """The SHA-256 (hex) of a queue ticket: all the database keeps of it."""
     return hashlib.sha256(ticket.encode("utf-8", "replace")).hexdigest()
+
+
+def browser_hash(key: Any) -> str | None:
+    """The SHA-256 (hex) of a page's browser key (a random id the page keeps in
+    localStorage; PROTOCOL §3.16), or None for no key: all the database keeps of it."""
+    if not isinstance(key, str) or not key:
+        return None
+    return hashlib.sha256(b"browser:" + key.encode("utf-8", "replace")).hexdigest()
 
 
 def public_table(row: OpenRow, rating: float | None) -> dict[str, Any]:
@@ -269,9 +278,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ the queue
     async def enqueue(self, *, account: AccountRow | None, address: str, rules: str, clock: int | None,
-                      rated: bool, name: Any) -> tuple[str, QueueRow]:
+                      rated: bool, name: Any, browser: Any = None) -> tuple[str, QueueRow]:
         """Join the queue; returns ``(ticket, entry)`` (the ticket is given only now).
-        ``rated`` counts only for an account (a guest's entry is casual).  Raises
+        ``rated`` counts only for an account (a guest's entry is casual); ``browser``:
+        the page's browser key (two entries with one key are never paired).  Raises
         :class:`ApiError` ``already_queued`` (:data:`MAX_WAITING`) and
         :class:`TableError` ``bad_option`` (an unknown profile or clock), ``bad_name``."""
         name = check_name(name) or (account.username if account is not None else None)
@@ -290,7 +300,7 @@ class Lobby:
         rating = await self.rating(account_id, rules)
         row = await self.db.run(lambda: self.store.enqueue(
             ticket_hash(ticket), rules=rules, clock=clock, rated=bool(rated and account is not None),
-            account_id=account_id, name=name, address=address, rating=rating))
+            account_id=account_id, name=name, address=address, rating=rating, browser_sha256=browser_hash(browser)))
         return ticket, row
 
     async def entry(self, ticket: Any, touch: bool = True) -> QueueRow:
@@ -346,4 +356,4 @@ class Lobby:
 
 
 __all__ = ["AWAY_S", "DEFAULT_RATING", "FRESH_S", "GONE_S", "Lobby", "MAX_OPEN", "MAX_WAITING", "PAIRED_KEEP_S", "PAIR_EVERY_S",
-           "default_rating", "public_table", "queue_out", "ticket_hash"]
+           "browser_hash", "default_rating", "public_table", "queue_out", "ticket_hash"]

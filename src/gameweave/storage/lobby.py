@@ -51,7 +51,8 @@ class OpenRow:
 class QueueRow:
     """A queue entry: id, settings, the player's account (or None), name and rating
     (used for pairing), when it joined (UTC), its status (``waiting``, ``paired``,
-    ``cancelled``, ``gone``) and, once paired, the match, the seat (1/2) and its token."""
+    ``cancelled``, ``gone``), once paired the match, the seat (1/2) and its token, and
+    the SHA-256 of its browser's key (or None: the client sent none)."""
 
     id: int
     rules: str
@@ -65,6 +66,7 @@ class QueueRow:
     match_id: str | None = None
     seat: int | None = None
     token: str | None = None
+    browser: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ def _open_row(r: Any) -> OpenRow:
 
 def _queue_row(r: Any) -> QueueRow:
     return QueueRow(r.id, r.rules, r.clock, bool(r.rated), r.account_id, r.name, float(r.rating),
-                    _aware(r.created_at), r.status, r.match_id, r.seat, r.token)
+                    _aware(r.created_at), r.status, r.match_id, r.seat, r.token, r.browser_sha256)
 
 
 class LobbyStore:
@@ -197,15 +199,18 @@ class LobbyStore:
 
     # ------------------------------------------------------------------ the queue
     def enqueue(self, ticket_sha256: str, *, rules: str, clock: int | None, rated: bool, account_id: int | None,
-                name: str | None, address: str, rating: float) -> QueueRow:
-        """A new waiting entry (only the SHA-256 of its ticket is kept)."""
+                name: str | None, address: str, rating: float, browser_sha256: str | None = None) -> QueueRow:
+        """A new waiting entry (only the SHA-256 of its ticket, and of its browser's key,
+        are kept)."""
         now = _now()
         with self.engine.begin() as conn:
             res = conn.execute(insert(queue_entries).values(
                 ticket_sha256=ticket_sha256, rules=rules, clock=clock, rated=rated, account_id=account_id, name=name,
-                address=address[:64], rating=rating, created_at=now, seen_at=now, status="waiting"))
+                address=address[:64], rating=rating, created_at=now, seen_at=now, status="waiting",
+                browser_sha256=browser_sha256))
             entry_id = int(res.inserted_primary_key[0])
-        return QueueRow(entry_id, rules, clock, rated, account_id, name, rating, now, "waiting")
+        return QueueRow(entry_id, rules, clock, rated, account_id, name, rating, now, "waiting",
+                        browser=browser_sha256)
 
     def count_waiting(self, address: str, account_id: int | None) -> tuple[int, int]:
         """``(waiting entries from address, waiting entries of the account)``."""

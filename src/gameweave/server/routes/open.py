@@ -81,10 +81,13 @@ async def cancel_open(seat: SeatDep, request: Request) -> dict:
 async def join_queue(body: JoinQueue, request: Request, account: AccountDep) -> dict:
     """Join the quick-match queue for a profile and a clock; the ticket (given only
     now) follows the entry: ``/ws/lobby`` (``follow``) or ``POST /api/queue/status``.
-    Rated for a signed-in player with ``rated`` true, else casual.  Refusals:
-    ``already_queued``, ``bad_option``, ``bad_name``, ``cross_origin``."""
+    Rated for a signed-in player with ``rated`` true, else casual.  ``browser``
+    (optional): the browser's own random key; two entries with one key (two tabs) are
+    never paired with each other.  Refusals: ``already_queued``, ``bad_option``,
+    ``bad_name``, ``cross_origin``."""
     ticket, row = await _lobby(request).enqueue(account=account, address=_address(request), rules=body.rules,
-                                                clock=body.clock, rated=body.rated, name=body.name)
+                                                clock=body.clock, rated=body.rated, name=body.name,
+                                                browser=body.browser)
     return {"ticket": ticket, **queue_out(row)}
 
 
