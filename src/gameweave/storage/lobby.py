@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 
 from .schema import matches, open_tables, queue_entries
@@ -223,13 +223,24 @@ class LobbyStore:
 
     def entry(self, ticket_sha256: str, touch: bool = True) -> QueueRow | None:
         """The entry of a ticket, or None; ``touch``: its player is still there (a
-        waiting entry's last sign of life is now)."""
+        waiting entry's last sign of life is now, and it has not left)."""
         with self.engine.begin() as conn:
             if touch:
-                conn.execute(update(queue_entries).where(queue_entries.c.ticket_sha256 == ticket_sha256,
-                                                         queue_entries.c.status == "waiting").values(seen_at=_now()))
+                conn.execute(update(queue_entries).where(
+                    queue_entries.c.ticket_sha256 == ticket_sha256, queue_entries.c.status == "waiting",
+                ).values(seen_at=_now(), left_at=None))
             r = conn.execute(select(queue_entries).where(queue_entries.c.ticket_sha256 == ticket_sha256)).first()
         return _queue_row(r) if r is not None else None
+
+    def left(self, entry_id: int) -> bool:
+        """The lobby socket following waiting entry ``entry_id`` closed: it is not paired
+        until its player is heard from again (:meth:`entry` with ``touch``), and
+        :meth:`pair_waiting` takes it out if that does not happen in time.  False if
+        the entry was not waiting (paired, cancelled or gone already)."""
+        with self.engine.begin() as conn:
+            res = conn.execute(update(queue_entries).where(
+                queue_entries.c.id == entry_id, queue_entries.c.status == "waiting").values(left_at=_now()))
+        return res.rowcount == 1
 
     def cancel(self, ticket_sha256: str) -> QueueRow | None:
         """Leave the queue (a waiting entry becomes ``cancelled``); the entry as it is
@@ -251,10 +262,12 @@ class LobbyStore:
 
     def pair_waiting(self, fresh: timedelta, gone: timedelta,
                      plan: Callable[[Sequence[QueueRow], datetime], list[tuple[QueueRow, QueueRow]]],
-                     make_match: Callable[[QueueRow, QueueRow], tuple[Any, str, str]]) -> list[Pairing]:
+                     make_match: Callable[[QueueRow, QueueRow], tuple[Any, str, str]],
+                     left: timedelta = timedelta(seconds=10)) -> list[Pairing]:
         """Pair the queue once, in one transaction (see the module docstring): entries
-        not heard from for ``gone`` leave (``gone``); of those heard from within
-        ``fresh``, ``plan(entries, now)`` chooses the pairs ``(seat 1, seat 2)``;
+        not heard from for ``gone``, or left (:meth:`left`) ``left`` ago and not heard
+        from since, leave (``gone``); of those heard from within ``fresh`` and not left,
+        ``plan(entries, now)`` chooses the pairs ``(seat 1, seat 2)``;
         ``make_match(a, b)`` builds each pair's table ``(table, token 1, token 2)``,
         which is stored with both entries moved to ``paired``.  Returns the pairs made
         (none if another writer moved an entry first: everything rolls back)."""
@@ -266,10 +279,11 @@ class LobbyStore:
         made: list[Pairing] = []
         try:
             with self.engine.begin() as conn:
-                conn.execute(update(queue_entries).where(queue_entries.c.status == "waiting",
-                                                         queue_entries.c.seen_at < now - gone).values(status="gone"))
+                conn.execute(update(queue_entries).where(queue_entries.c.status == "waiting", or_(
+                    queue_entries.c.seen_at < now - gone, queue_entries.c.left_at < now - left)).values(status="gone"))
                 rows = conn.execute(select(queue_entries).where(
-                    queue_entries.c.status == "waiting", queue_entries.c.seen_at >= now - fresh)
+                    queue_entries.c.status == "waiting", queue_entries.c.seen_at >= now - fresh,
+                    queue_entries.c.left_at.is_(None))
                     .order_by(queue_entries.c.created_at, queue_entries.c.id)
                     .with_for_update(skip_locked=True)).all()
                 entries = [_queue_row(r) for r in rows]

@@ -94,7 +94,7 @@ async def join_queue(body: JoinQueue, request: Request, account: AccountDep) -> 
 @router.post("/queue/status", response_model=QueueOut, responses=error_responses(404, 422))
 async def queue_status(body: Ticket, request: Request) -> dict:
     """The entry of a ticket (asking keeps it in the queue: an entry not heard from for
-    20 s is not paired, after 60 s it leaves).  Once ``paired``: the match, the seat
+    12 s is not paired, after 60 s it leaves).  Once ``paired``: the match, the seat
     and the seat's token.  ``404 unknown_ticket``."""
     return queue_out(await _lobby(request).entry(body.ticket))
 
