@@ -2,9 +2,12 @@
 click Quick match while the network is slow are never paired with each other (the tab's
 mark is set before its POST, and the page's browser key makes the server refuse the
 pair even when the mark came too late); a seat another tab's write left out of
-``gameweave.seats`` is put back.  The queue's ordinary cases are test_open_tables.py."""
+``gameweave.seats`` is put back; a closed tab is nobody's opponent, a reloaded one
+keeps its place.  The queue's ordinary cases are test_open_tables.py."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
@@ -85,3 +88,53 @@ def test_a_seat_that_another_tabs_write_left_out_is_put_back(new_context):
     second.wait_for_function("id => !!(JSON.parse(localStorage.getItem('gameweave.seats') || '{}')[id])", arg=match_id)
     assert second.evaluate("id => JSON.parse(localStorage.getItem('gameweave.seats'))[id].token", match_id) == token
     first.click("[data-testid=cancel-open]")
+
+
+def _entry(live_server, ticket: str):
+    """The entry as the database has it, read without counting as its player heard from
+    (a status request would)."""
+    from gameweave.server.lobby import ticket_hash
+
+    return live_server.app.state.lobby.store.entry(ticket_hash(ticket), touch=False)
+
+
+def test_a_closed_tab_is_nobodys_opponent_a_reloaded_one_keeps_its_place(new_context, live_server):
+    """Closing the page closes its lobby socket: the server pairs that entry with nobody
+    (and it leaves the queue after LEFT_S).  A reload closes the socket too, follows the
+    same ticket again a moment later and keeps its place: it is then paired."""
+    from sqlalchemy import select
+
+    from gameweave.server.lobby import ticket_hash
+    from gameweave.storage.schema import queue_entries
+
+    ana = _lobby(new_context, DESKTOP, "en-US", name="Ana")
+    _choose(ana)
+    ana.select_option("[data-testid=rules-select]", "classic")  # a queue of this test alone
+    ana.click("[data-testid=quick-match]")
+    ana.wait_for_function("() => !!sessionStorage.getItem('gameweave.queue')")
+    ghost = _ticket(ana)
+    ana.close()  # the tab is closed
+    engine = live_server.app.state.lobby.store.engine
+    query = select(queue_entries.c.left_at).where(queue_entries.c.ticket_sha256 == ticket_hash(ghost))
+    deadline = time.monotonic() + 3
+    while True:  # its socket's close reaches the database a moment later
+        with engine.connect() as conn:
+            if conn.execute(query).scalar() is not None:
+                break
+        assert time.monotonic() < deadline, "the closed tab's entry was not marked as left"
+        time.sleep(0.05)
+    bea = _lobby(new_context, DESKTOP, "en-US", name="Bea")
+    _choose(bea)
+    bea.select_option("[data-testid=rules-select]", "classic")
+    bea.click("[data-testid=quick-match]")
+    bea.wait_for_timeout(1500)  # three pairings go by: none with the closed tab
+    assert bea.url.endswith("/") and _entry(live_server, ghost).status == "waiting"
+    bea.reload()  # Bea's reload keeps her place, and she is the one paired next
+    bea.wait_for_selector("[data-testid=queue-status]:visible")
+    cy = _lobby(new_context, DESKTOP, "en-US", name="Cy")
+    _choose(cy)
+    cy.select_option("[data-testid=rules-select]", "classic")
+    cy.click("[data-testid=quick-match]")
+    cy.wait_for_url("**/table/*", timeout=5000)
+    bea.wait_for_url("**/table/*", timeout=5000)
+    assert bea.url == cy.url and _entry(live_server, ghost).status in ("waiting", "gone")
