@@ -223,3 +223,52 @@ def test_quick_match_pairs_two_nodes_at_once_and_the_queue_outlives_a_killed_nod
         assert view["seat"] == sc["seat"] and view["match"]["rules"] == "anglo-american"  # pagat is its alias
 
     asyncio.run(scenario())
+
+
+def test_quick_match_keeps_one_browser_apart_and_a_page_that_left_on_one_node_comes_back_on_another(cluster):
+    """PROTOCOL §3.16 across nodes: two tabs of one browser queuing on two nodes are not
+    paired with each other (the key's hash is in the database); a page whose lobby socket
+    closed on node a is no opponent, and following its ticket again on node b keeps its
+    place; a page that never comes back is gone after LEFT_S on every node."""
+    from gameweave.server.lobby import LEFT_S
+
+    a, b = cluster(2)
+    key = "0123456789abcdef0123456789abcdef"
+
+    def queue(node: Node, name: str, browser: str) -> dict:
+        return httpx.post(node.url + "/api/queue", json={"rules": "classic", "name": name, "browser": browser},
+                          headers=_origin(node)).json()
+
+    def status(node: Node, entry: dict) -> str:
+        return httpx.post(node.url + "/api/queue/status", json={"ticket": entry["ticket"]}).json()["status"]
+
+    async def follow(node: Node, entry: dict):
+        ws = await _lobby_feed(node)
+        await ws.send(json.dumps({"type": "follow", "ticket": entry["ticket"]}))
+        assert (await _next(ws, "queue", 2))["status"] == "waiting"
+        return ws
+
+    async def scenario():
+        tab1, tab2 = queue(a, "Ana", key), queue(b, "Ana", key)
+        await asyncio.sleep(1.5)  # three pairings on each node
+        assert [status(a, t) for t in (tab1, tab2)] == ["waiting", "waiting"]
+        httpx.post(a.url + "/api/queue/cancel", json={"ticket": tab2["ticket"]}, headers=_origin(a))
+        ws = await follow(a, tab1)
+        await ws.close()  # the page reloads ...
+        await asyncio.sleep(0.5)
+        bea = queue(b, "Bea", "bea's browser")
+        await asyncio.sleep(1.0)
+        assert status(b, bea) == "waiting"  # ... and nobody is paired with it meanwhile
+        ws = await follow(b, tab1)  # back, on the other node
+        told = await _next(ws, "queue", 3)
+        assert told["status"] == "paired" and told["seat"] == 1  # its place kept
+        assert status(a, bea) == "paired"
+        await ws.close()
+
+        cy = queue(a, "Cy", "cy's browser")
+        ws = await follow(a, cy)
+        await ws.close()  # closed for good
+        await asyncio.sleep(LEFT_S + 1.5)
+        assert status(b, cy) == "gone"
+
+    asyncio.run(scenario())

@@ -81,10 +81,10 @@ def _view(c, mid, token):
 
 
 # ---------------------------------------------------------------------------- who meets whom
-def _entry(i, rating, waited, rules="gameweave", clock=None, rated=False, account=None, now=None):
+def _entry(i, rating, waited, rules="gameweave", clock=None, rated=False, account=None, now=None, browser=None):
     now = now or datetime(2026, 1, 1, tzinfo=UTC)
     return SimpleNamespace(id=i, rules=rules, clock=clock, rated=rated, account_id=account, rating=rating,
-                           created_at=now - timedelta(seconds=waited))
+                           created_at=now - timedelta(seconds=waited), browser=browser)
 
 
 def test_the_window_widens_from_100_to_400_over_30_s_and_the_oldest_takes_the_nearest():

@@ -45,7 +45,7 @@ def test_migrations_create_the_schema_and_run_again_harmlessly(db_url):
     names = set(inspect(store.engine).get_table_names())
     assert {"matches", "deals", "actions", "alembic_version"} <= names
     with store.engine.connect() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0010"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0012"
     store.close()
 
 

@@ -15,7 +15,11 @@ queue (PROTOCOL §3.15-§3.17).  The routes are ``routes/open.py``; the tables a
   PostgreSQL), so a node that dies loses no one: its players follow their tickets
   through another node, which pairs them.  An entry not heard from (a status request,
   a lobby socket's ping) for :data:`FRESH_S` seconds is not paired; after
-  :data:`GONE_S` it leaves the queue.
+  :data:`GONE_S` it leaves the queue.  An entry whose lobby socket closed (its page
+  was closed, or reloads) is not paired until it is heard from again, and leaves the
+  queue if that does not happen within :data:`LEFT_S` (on any node: the database
+  keeps when it was left).  Two entries of one account, or of one browser
+  (the key the page sends, kept as a hash), are never paired with each other.
 * **Rated play** needs an account on both sides: a guest's open table and queue entry
   are casual, and a guest cannot sit at a rated table.  Ratings come from the injected
   ``rating_of(account_id, rules) -> float`` (a coroutine function, or a plain function
@@ -55,8 +59,16 @@ default of the ``open_away_s`` setting)."""
 PAIR_EVERY_S = 0.5
 """Seconds between two pairings of the queue on each node."""
 
-FRESH_S = 20.0
-"""A queue entry not heard from for this long is not paired (its player may be gone)."""
+FRESH_S = 12.0
+"""A queue entry not heard from for this long is not paired (its player may be gone):
+the page pings every 5 s while queued, so this is two pings missed and 2 s to spare (a
+slow phone), as a seat's presence (12 s)."""
+
+LEFT_S = 10.0
+"""A queue entry whose lobby socket closed and that is not heard from again (a socket
+following it on any node, a status request) within this long leaves the queue
+(``gone``); meanwhile it is not paired.  Longer than the page's ping (5 s), so a reload
+or a reconnect to another node, whose next ping clears the mark, never loses its place."""
 
 GONE_S = 60.0
 """A queue entry not heard from for this long leaves the queue (``gone``)."""
@@ -81,6 +93,14 @@ def default_rating(account_id: int, rules: str) -> float:
 def ticket_hash(ticket: str) -> str:
     """The SHA-256 (hex) of a queue ticket: all the database keeps of it."""
     return hashlib.sha256(ticket.encode("utf-8", "replace")).hexdigest()
+
+
+def browser_hash(key: Any) -> str | None:
+    """The SHA-256 (hex) of a page's browser key (a random id the page keeps in
+    localStorage; PROTOCOL §3.16), or None for no key: all the database keeps of it."""
+    if not isinstance(key, str) or not key:
+        return None
+    return hashlib.sha256(b"browser:" + key.encode("utf-8", "replace")).hexdigest()
 
 
 def public_table(row: OpenRow, rating: float | None) -> dict[str, Any]:
@@ -120,6 +140,7 @@ class Lobby:
         self.feed = LobbyFeed(hub.bus, self._withdrawn_here)
         self.feed.paired = self._tell_paired
         self._tasks: list[asyncio.Task] = []
+        self._leaving: set[asyncio.Task] = set()
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
@@ -269,9 +290,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ the queue
     async def enqueue(self, *, account: AccountRow | None, address: str, rules: str, clock: int | None,
-                      rated: bool, name: Any) -> tuple[str, QueueRow]:
+                      rated: bool, name: Any, browser: Any = None) -> tuple[str, QueueRow]:
         """Join the queue; returns ``(ticket, entry)`` (the ticket is given only now).
-        ``rated`` counts only for an account (a guest's entry is casual).  Raises
+        ``rated`` counts only for an account (a guest's entry is casual); ``browser``:
+        the page's browser key (two entries with one key are never paired).  Raises
         :class:`ApiError` ``already_queued`` (:data:`MAX_WAITING`) and
         :class:`TableError` ``bad_option`` (an unknown profile or clock), ``bad_name``."""
         name = check_name(name) or (account.username if account is not None else None)
@@ -290,7 +312,7 @@ class Lobby:
         rating = await self.rating(account_id, rules)
         row = await self.db.run(lambda: self.store.enqueue(
             ticket_hash(ticket), rules=rules, clock=clock, rated=bool(rated and account is not None),
-            account_id=account_id, name=name, address=address, rating=rating))
+            account_id=account_id, name=name, address=address, rating=rating, browser_sha256=browser_hash(browser)))
         return ticket, row
 
     async def entry(self, ticket: Any, touch: bool = True) -> QueueRow:
@@ -310,6 +332,23 @@ class Lobby:
         assert row is not None
         return row
 
+    def left_soon(self, entry_id: int) -> None:
+        """The last lobby socket on this node following entry ``entry_id`` closed: the
+        entry is not paired until its player is heard from again, and leaves the queue
+        after :data:`LEFT_S` if not (a closed page is no opponent).  Written by a task
+        of its own, so the socket's handler being cancelled (a server stopping) does
+        not lose it; a failure leaves the entry to :data:`FRESH_S`."""
+        task = asyncio.create_task(self._left(entry_id))
+        self._leaving.add(task)
+        task.add_done_callback(self._leaving.discard)
+
+    async def _left(self, entry_id: int) -> None:
+        try:
+            if await self.db.run(self.store.left, entry_id):
+                log.debug("queue entry %s: its lobby socket closed", entry_id)
+        except Exception:  # the database is away: the entry goes stale on its own
+            log.warning("queue entry %s: could not record that its page left", entry_id, exc_info=True)
+
     def _make_match(self, a: QueueRow, b: QueueRow) -> tuple[Table, str, str]:
         """The match of a pair (on a database thread): the profile's default format,
         the queue's clock; rated when both entries are."""
@@ -327,7 +366,7 @@ class Lobby:
         """Pair the queue once (every node does, every :data:`PAIR_EVERY_S`); both
         players of each pair are told at once.  Returns how many pairs were made."""
         made = await self.db.run(self.store.pair_waiting, timedelta(seconds=FRESH_S), timedelta(seconds=GONE_S),
-                                 plan, self._make_match)
+                                 plan, self._make_match, timedelta(seconds=LEFT_S))
         for pairing in made:
             for _entry, seat, account_id, token in pairing.entries:
                 if account_id is not None:
@@ -345,5 +384,5 @@ class Lobby:
         conn.send({"type": "queue", **queue_out(row)})
 
 
-__all__ = ["AWAY_S", "DEFAULT_RATING", "FRESH_S", "GONE_S", "Lobby", "MAX_OPEN", "MAX_WAITING", "PAIRED_KEEP_S", "PAIR_EVERY_S",
-           "default_rating", "public_table", "queue_out", "ticket_hash"]
+__all__ = ["AWAY_S", "DEFAULT_RATING", "FRESH_S", "GONE_S", "LEFT_S", "Lobby", "MAX_OPEN", "MAX_WAITING", "PAIRED_KEEP_S", "PAIR_EVERY_S",
+           "browser_hash", "default_rating", "public_table", "queue_out", "ticket_hash"]

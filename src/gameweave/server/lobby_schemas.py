@@ -53,6 +53,9 @@ class JoinQueue(_Strict):
     clock: Literal[60, 30] | None = None
     rated: bool = True
     name: str | None = Field(None, max_length=256)
+    browser: str | None = Field(None, min_length=1, max_length=128,
+                                description="optional: a random id this browser keeps for itself (the page: "
+                                "localStorage gameweave.browser); two entries with the same one are never paired")
 
     @field_validator("rules", mode="before")
     @classmethod

@@ -4,7 +4,9 @@ everyone, and the news of one queue ticket for the socket that follows it.
 Client → server (text frames of JSON, at most :data:`MAX_LOBBY_FRAME` bytes):
 ``{"type": "follow", "ticket": T}`` (answered with the entry's ``queue`` frame, and
 another when it is paired) and ``{"type": "ping"}`` (every few seconds while queued:
-the player is still there; answered with the entry's ``queue`` frame).  Anything else
+the player is still there; answered with the entry's ``queue`` frame).  When the socket
+closes, the entry it followed is not paired until someone follows it again, and leaves
+the queue after :data:`~.lobby.LEFT_S` if nobody does (:meth:`~.lobby.Lobby.left_soon`).  Anything else
 is answered ``{"type": "error", "code": "malformed" | "unknown_ticket" | "rate_limited"}``.
 """
 
@@ -87,8 +89,11 @@ async def serve_lobby(lobby: Lobby, ws: WebSocket) -> None:
     except Exception:  # the socket went away
         pass
     finally:
+        entry_id = lobby.feed.following.get(conn)
         lobby.feed.drop(conn)
         conn.close(1000, "")
+        if entry_id is not None and not lobby.feed.follows.get(entry_id):
+            lobby.left_soon(entry_id)  # a task of its own: a handler cancelled now still records it
         try:
             await asyncio.wait_for(writer, 2)
         except (TimeoutError, Exception):

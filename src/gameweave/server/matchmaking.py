@@ -2,7 +2,8 @@
 of its own (the time is given), so it is tested alone.
 
 Two entries may meet when they queue for the same profile, the same clock and the same
-kind of play (rated or casual), are not the same account, and their ratings are within
+kind of play (rated or casual), are not the same account nor the same browser (two tabs
+of one browser: the page's browser key), and their ratings are within
 *both* players' windows.  A window starts at ±:data:`WINDOW_START` and widens linearly
 with waiting to ±:data:`WINDOW_END` after :data:`WIDEN_S` seconds.  The oldest entry
 chooses first, and it takes the nearest rating (ties: whoever waited longer), so the
@@ -33,6 +34,7 @@ class Entry(Protocol):
     clock: int | None
     rated: bool
     account_id: int | None
+    browser: str | None
     rating: float
     created_at: datetime
 
@@ -46,10 +48,12 @@ def window(waited_s: float) -> float:
 
 def can_meet(a: Entry, b: Entry, now: datetime) -> bool:
     """True if ``a`` and ``b`` may be paired at ``now`` (same profile, clock and kind;
-    not one account twice; ratings within both windows)."""
+    not one account twice, nor one browser twice; ratings within both windows)."""
     if (a.rules, a.clock, a.rated) != (b.rules, b.clock, b.rated):
         return False
     if a.account_id is not None and a.account_id == b.account_id:
+        return False
+    if a.browser is not None and a.browser == b.browser:
         return False
     gap = abs(a.rating - b.rating)
     wa = window((now - a.created_at).total_seconds())

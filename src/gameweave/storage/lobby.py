@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 
 from .schema import matches, open_tables, queue_entries
@@ -51,7 +51,8 @@ class OpenRow:
 class QueueRow:
     """A queue entry: id, settings, the player's account (or None), name and rating
     (used for pairing), when it joined (UTC), its status (``waiting``, ``paired``,
-    ``cancelled``, ``gone``) and, once paired, the match, the seat (1/2) and its token."""
+    ``cancelled``, ``gone``), once paired the match, the seat (1/2) and its token, and
+    the SHA-256 of its browser's key (or None: the client sent none)."""
 
     id: int
     rules: str
@@ -65,6 +66,7 @@ class QueueRow:
     match_id: str | None = None
     seat: int | None = None
     token: str | None = None
+    browser: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ def _open_row(r: Any) -> OpenRow:
 
 def _queue_row(r: Any) -> QueueRow:
     return QueueRow(r.id, r.rules, r.clock, bool(r.rated), r.account_id, r.name, float(r.rating),
-                    _aware(r.created_at), r.status, r.match_id, r.seat, r.token)
+                    _aware(r.created_at), r.status, r.match_id, r.seat, r.token, r.browser_sha256)
 
 
 class LobbyStore:
@@ -197,15 +199,18 @@ class LobbyStore:
 
     # ------------------------------------------------------------------ the queue
     def enqueue(self, ticket_sha256: str, *, rules: str, clock: int | None, rated: bool, account_id: int | None,
-                name: str | None, address: str, rating: float) -> QueueRow:
-        """A new waiting entry (only the SHA-256 of its ticket is kept)."""
+                name: str | None, address: str, rating: float, browser_sha256: str | None = None) -> QueueRow:
+        """A new waiting entry (only the SHA-256 of its ticket, and of its browser's key,
+        are kept)."""
         now = _now()
         with self.engine.begin() as conn:
             res = conn.execute(insert(queue_entries).values(
                 ticket_sha256=ticket_sha256, rules=rules, clock=clock, rated=rated, account_id=account_id, name=name,
-                address=address[:64], rating=rating, created_at=now, seen_at=now, status="waiting"))
+                address=address[:64], rating=rating, created_at=now, seen_at=now, status="waiting",
+                browser_sha256=browser_sha256))
             entry_id = int(res.inserted_primary_key[0])
-        return QueueRow(entry_id, rules, clock, rated, account_id, name, rating, now, "waiting")
+        return QueueRow(entry_id, rules, clock, rated, account_id, name, rating, now, "waiting",
+                        browser=browser_sha256)
 
     def count_waiting(self, address: str, account_id: int | None) -> tuple[int, int]:
         """``(waiting entries from address, waiting entries of the account)``."""
@@ -218,13 +223,24 @@ class LobbyStore:
 
     def entry(self, ticket_sha256: str, touch: bool = True) -> QueueRow | None:
         """The entry of a ticket, or None; ``touch``: its player is still there (a
-        waiting entry's last sign of life is now)."""
+        waiting entry's last sign of life is now, and it has not left)."""
         with self.engine.begin() as conn:
             if touch:
-                conn.execute(update(queue_entries).where(queue_entries.c.ticket_sha256 == ticket_sha256,
-                                                         queue_entries.c.status == "waiting").values(seen_at=_now()))
+                conn.execute(update(queue_entries).where(
+                    queue_entries.c.ticket_sha256 == ticket_sha256, queue_entries.c.status == "waiting",
+                ).values(seen_at=_now(), left_at=None))
             r = conn.execute(select(queue_entries).where(queue_entries.c.ticket_sha256 == ticket_sha256)).first()
         return _queue_row(r) if r is not None else None
+
+    def left(self, entry_id: int) -> bool:
+        """The lobby socket following waiting entry ``entry_id`` closed: it is not paired
+        until its player is heard from again (:meth:`entry` with ``touch``), and
+        :meth:`pair_waiting` takes it out if that does not happen in time.  False if
+        the entry was not waiting (paired, cancelled or gone already)."""
+        with self.engine.begin() as conn:
+            res = conn.execute(update(queue_entries).where(
+                queue_entries.c.id == entry_id, queue_entries.c.status == "waiting").values(left_at=_now()))
+        return res.rowcount == 1
 
     def cancel(self, ticket_sha256: str) -> QueueRow | None:
         """Leave the queue (a waiting entry becomes ``cancelled``); the entry as it is
@@ -246,10 +262,12 @@ class LobbyStore:
 
     def pair_waiting(self, fresh: timedelta, gone: timedelta,
                      plan: Callable[[Sequence[QueueRow], datetime], list[tuple[QueueRow, QueueRow]]],
-                     make_match: Callable[[QueueRow, QueueRow], tuple[Any, str, str]]) -> list[Pairing]:
+                     make_match: Callable[[QueueRow, QueueRow], tuple[Any, str, str]],
+                     left: timedelta = timedelta(seconds=10)) -> list[Pairing]:
         """Pair the queue once, in one transaction (see the module docstring): entries
-        not heard from for ``gone`` leave (``gone``); of those heard from within
-        ``fresh``, ``plan(entries, now)`` chooses the pairs ``(seat 1, seat 2)``;
+        not heard from for ``gone``, or left (:meth:`left`) ``left`` ago and not heard
+        from since, leave (``gone``); of those heard from within ``fresh`` and not left,
+        ``plan(entries, now)`` chooses the pairs ``(seat 1, seat 2)``;
         ``make_match(a, b)`` builds each pair's table ``(table, token 1, token 2)``,
         which is stored with both entries moved to ``paired``.  Returns the pairs made
         (none if another writer moved an entry first: everything rolls back)."""
@@ -261,10 +279,11 @@ class LobbyStore:
         made: list[Pairing] = []
         try:
             with self.engine.begin() as conn:
-                conn.execute(update(queue_entries).where(queue_entries.c.status == "waiting",
-                                                         queue_entries.c.seen_at < now - gone).values(status="gone"))
+                conn.execute(update(queue_entries).where(queue_entries.c.status == "waiting", or_(
+                    queue_entries.c.seen_at < now - gone, queue_entries.c.left_at < now - left)).values(status="gone"))
                 rows = conn.execute(select(queue_entries).where(
-                    queue_entries.c.status == "waiting", queue_entries.c.seen_at >= now - fresh)
+                    queue_entries.c.status == "waiting", queue_entries.c.seen_at >= now - fresh,
+                    queue_entries.c.left_at.is_(None))
                     .order_by(queue_entries.c.created_at, queue_entries.c.id)
                     .with_for_update(skip_locked=True)).all()
                 entries = [_queue_row(r) for r in rows]

@@ -179,13 +179,20 @@ queue_entries = Table(
     Column("match_id", String(32), ForeignKey("matches.id", ondelete="SET NULL"), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("token", String(64), nullable=True),
+    Column("browser_sha256", String(64), nullable=True),
+    Column("left_at", DateTime(timezone=True), nullable=True),
     Index("ix_queue_entries_status", "status"),
 )
 """The quick-match queue (issue 20, PROTOCOL §3.16), in the database so that a node that
 dies loses no one: one row per player waiting (``status`` ``waiting``, then ``paired``,
 ``cancelled`` or ``gone``: not heard from for too long).  Only the SHA-256 of the
 ticket the player holds is kept; once paired, the row holds the match, the seat (1/2)
-and that seat's token, which only the ticket's holder is given."""
+and that seat's token, which only the ticket's holder is given.  ``browser_sha256``: the
+SHA-256 of the key the player's browser sent (null for a client that sent none): two
+entries with the same one are never paired with each other (two tabs of one browser).
+``left_at``: when the lobby socket following a waiting entry closed (null once its
+player is heard from again): it is not paired meanwhile, and leaves (``gone``) if
+nobody comes back for it within a few seconds."""
 
 
 ratings = Table(

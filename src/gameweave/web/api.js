@@ -15,10 +15,34 @@ export function loadSeats() {
   }
 }
 
+/** Seats this page saved in the last KEEP_MS (match_id -> {entry, at}).  Every tab writes
+ * the whole list as it read it, and a tab sees another's write a moment late: two tabs
+ * saving at the same moment (both paired by one pass of the queue) would each write a
+ * list without the other's new seat, and the second seat would overwrite the first.  A
+ * tab told of a write (the `storage` event) that lost a seat it saved lately puts it
+ * back. */
+const savedHere = new Map();
+const KEEP_MS = 10000;
+
+function keepSaved(ev) {
+  if (ev.key !== SEATS_KEY || !savedHere.size) return;
+  const all = loadSeats();
+  let lost = false;
+  for (const [id, s] of savedHere) {
+    if (Date.now() - s.at > KEEP_MS) savedHere.delete(id);
+    else if (!all[id]) { all[id] = s.entry; lost = true; }
+  }
+  if (lost) {
+    try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* full or refused */ }
+  }
+}
+window.addEventListener("storage", keepSaved);
+
 export function saveSeat(matchId, entry) {
   const all = loadSeats();
   all[matchId] = { ...(all[matchId] || {}), ...entry, created: (all[matchId] || {}).created || Date.now() };
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));
+  savedHere.set(matchId, { entry: all[matchId], at: Date.now() });
 }
 
 export function seatFor(matchId) {
@@ -26,6 +50,7 @@ export function seatFor(matchId) {
 }
 
 export function forgetSeat(matchId) {
+  savedHere.delete(matchId);
   const all = loadSeats();
   delete all[matchId];
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));

@@ -2,6 +2,7 @@
 // clock, follow the ticket on the lobby feed (told at once when paired, on any node),
 // cancel, and after a minute alone an offer to play the computer.  The ticket lives in
 // sessionStorage ("gameweave.queue"), so a reload or a dropped socket keeps the place.
+// Every entry carries this browser's key ("gameweave.browser"): its tabs never meet.
 
 import { api, saveSeat } from "./api.js";
 import { t } from "./i18n.js";
@@ -16,22 +17,43 @@ function offerAfter() {
   return Number.isFinite(v) && v > 0 ? v : 60;
 }
 
-/** Another tab of this browser waiting in the queue (its mark in localStorage, renewed at
- * every ping): a second tab does not queue too, or the two tabs would be paired with each
- * other (a guest has no account to tell them apart). */
-const HERE_KEY = "gameweave.queue_here";
-function markHere(ticket) {
+/** 16 random bytes as hex. */
+function randomHex() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** This browser's queue key (PROTOCOL §3.16 `browser`): a random id made once and kept in
+ * localStorage ("gameweave.browser"); it is nothing but that (no seat's or account's
+ * secret).  The server never pairs two entries with one key, so two tabs of this
+ * browser that queue at the same moment are not paired with each other even when
+ * neither has seen the other's mark yet (tabs see each other's localStorage writes late).
+ * Read again at every use: two tabs that each made one at once agree on the one kept. */
+const BROWSER_KEY = "gameweave.browser";
+const pageKey = randomHex();  // where localStorage is refused (private mode): this page's own
+function browserKey() {
   try {
-    if (ticket) localStorage.setItem(HERE_KEY, JSON.stringify({ ticket, at: Date.now() }));
-    else if ((JSON.parse(localStorage.getItem(HERE_KEY) || "null") || {}).ticket === (stored() || {}).ticket) {
-      localStorage.removeItem(HERE_KEY);
-    }
+    const kept = localStorage.getItem(BROWSER_KEY);
+    if (/^[0-9a-f]{32}$/.test(kept || "")) return kept;
+    localStorage.setItem(BROWSER_KEY, pageKey);
+  } catch { /* private mode */ }
+  return pageKey;
+}
+
+/** Another tab of this browser waiting in the queue (its mark in localStorage, set before
+ * its POST and renewed at every ping): a second tab does not queue too.  The server's
+ * browser key is the guard; this mark spares the second tab an entry it cannot use. */
+const HERE_KEY = "gameweave.queue_here";
+const TAB = randomHex();  // this page's own id in the mark
+function markHere(on) {
+  try {
+    if (on) localStorage.setItem(HERE_KEY, JSON.stringify({ tab: TAB, at: Date.now() }));
+    else if ((JSON.parse(localStorage.getItem(HERE_KEY) || "null") || {}).tab === TAB) localStorage.removeItem(HERE_KEY);
   } catch { /* private mode */ }
 }
 function waitingElsewhere() {
   try {
     const mark = JSON.parse(localStorage.getItem(HERE_KEY) || "null");
-    return !!(mark && mark.ticket !== (stored() || {}).ticket && Date.now() - mark.at < 3 * PING_MS);
+    return !!(mark && mark.tab !== TAB && Date.now() - mark.at < 3 * PING_MS);
   } catch { return false; }
 }
 
@@ -81,7 +103,7 @@ export function queueBox({ choices, go, rated, send }) {
   }
 
   function stop() {
-    markHere(null);
+    markHere(false);
     entry = null;
     last = null;
     store(null);
@@ -94,12 +116,13 @@ export function queueBox({ choices, go, rated, send }) {
   function follow() {
     if (!entry) return;
     send({ type: "follow", ticket: entry.ticket });
-    markHere(entry.ticket);
+    markHere(true);
     clearInterval(ping);
-    ping = setInterval(() => { send({ type: "ping" }); if (entry) markHere(entry.ticket); }, PING_MS);
+    ping = setInterval(() => { send({ type: "ping" }); if (entry) markHere(true); }, PING_MS);
   }
 
-  window.addEventListener("pagehide", () => markHere(null));  // a closed tab waits nowhere (a reload marks again)
+  window.addEventListener("pagehide", () => markHere(false));  // a closed tab waits nowhere (a reload marks again)
+  browserKey();  // made now, long before a click: two tabs opened later read the same one
 
   let starting = false;  // a second click (or a double click) while the first is on its way joins nothing
   async function start() {
@@ -113,13 +136,16 @@ export function queueBox({ choices, go, rated, send }) {
       return;
     }
     starting = true;
+    markHere(true);  // before the POST: a second tab clicking meanwhile sees this one
     try {
-      const res = await api("POST", "/api/queue", { body: { rules: c.rules, clock: c.clock, rated: rated(), name: c.name || null } });
+      const body = { rules: c.rules, clock: c.clock, rated: rated(), name: c.name || null, browser: browserKey() };
+      const res = await api("POST", "/api/queue", { body });
       entry = { ticket: res.ticket, rules: c.rules, clock: c.clock };
       store(entry);
       show(res);
       follow();
     } catch (err) {
+      markHere(false);
       if (err.code === "already_queued") line.textContent = t("error.already_queued");
       else toast(t("page.queue.failed", { why: err.message }), "error");
       el.hidden = false;

@@ -81,17 +81,20 @@ async def cancel_open(seat: SeatDep, request: Request) -> dict:
 async def join_queue(body: JoinQueue, request: Request, account: AccountDep) -> dict:
     """Join the quick-match queue for a profile and a clock; the ticket (given only
     now) follows the entry: ``/ws/lobby`` (``follow``) or ``POST /api/queue/status``.
-    Rated for a signed-in player with ``rated`` true, else casual.  Refusals:
-    ``already_queued``, ``bad_option``, ``bad_name``, ``cross_origin``."""
+    Rated for a signed-in player with ``rated`` true, else casual.  ``browser``
+    (optional): the browser's own random key; two entries with one key (two tabs) are
+    never paired with each other.  Refusals: ``already_queued``, ``bad_option``,
+    ``bad_name``, ``cross_origin``."""
     ticket, row = await _lobby(request).enqueue(account=account, address=_address(request), rules=body.rules,
-                                                clock=body.clock, rated=body.rated, name=body.name)
+                                                clock=body.clock, rated=body.rated, name=body.name,
+                                                browser=body.browser)
     return {"ticket": ticket, **queue_out(row)}
 
 
 @router.post("/queue/status", response_model=QueueOut, responses=error_responses(404, 422))
 async def queue_status(body: Ticket, request: Request) -> dict:
     """The entry of a ticket (asking keeps it in the queue: an entry not heard from for
-    20 s is not paired, after 60 s it leaves).  Once ``paired``: the match, the seat
+    12 s is not paired, after 60 s it leaves).  Once ``paired``: the match, the seat
     and the seat's token.  ``404 unknown_ticket``."""
     return queue_out(await _lobby(request).entry(body.ticket))
 
