@@ -91,10 +91,10 @@ def throw_confirm(page) -> None:
 def play_one(page, action: str, touch: bool) -> None:
     """Play one legal action by its control: a tap on a touch screen (a throw is then
     confirmed by its Throw button), a click otherwise; a danger confirmation is accepted.
-    Playwright scrolls the page to reach a control below the fold (the Throw button that a
-    selected card adds under the choices can be, on a 390 px phone with many melds: a
-    known layout gap), so the page is scrolled back to its top before the next turn's
-    one-screen check, which is about the turn's own layout."""
+    Playwright scrolls the page to reach a control below the fold (on a 390 px phone with
+    many melds the hand could be, once a selected card's Throw button was added, until
+    web/table/fit.js: test_table_fold.py), so the page is scrolled back to its top before
+    the next turn's one-screen check, which is about the turn's own layout."""
     click_action(page, action, touch)
     throw_confirm(page)
     page.evaluate("scrollTo(0, 0)")

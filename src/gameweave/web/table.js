@@ -24,6 +24,7 @@ import { createPeople } from "./table/people.js";
 import { createResult } from "./table/result.js";
 import { createScore } from "./table/score.js";
 import { createEffects, settingsBox } from "./table/effects.js";
+import { fitChoices } from "./table/fit.js";
 import { frameContext, TableClient } from "./table/state.js";
 import * as status from "./table/status.js";
 import { createGuide, isTutorialFrame } from "./tutorial.js";
@@ -162,6 +163,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     if (guide) guide.render(f);
     regions.effects.render(f, ctx);
     if (client.replaced) disableAll();
+    fitChoices(root); // one screen: the lists of choices leave the hand in view
     const playing = ctx.v.status === "playing";
     restoreFocus(root, focus, { want: opts.focus, myTurn: !spectator && ctx.v.to_act === ctx.me && playing, playing, fallback: el.status.status });
   }
@@ -200,9 +202,12 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     choices.click(ev, ctx);
   });
 
+  const refit = () => fitChoices(root);
+  window.addEventListener("resize", refit);
   client.connect();
   return {
     close() {
+      window.removeEventListener("resize", refit);
       client.close();
       people.close();
       status.close();

@@ -95,6 +95,16 @@ function otherButtons(items, v, oppWho, hasMeld) {
   return out;
 }
 
+/** Several forces (throw and force, R15/R18e; refuse and force) as one list in the place
+ * of the first: a box that scrolls inside itself when the page is short (table/fit.js),
+ * so that the hand and a selected card's Throw button stay on screen. */
+function forceBox(buttons) {
+  const forces = buttons.filter((b) => b.classList.contains("force-choice"));
+  if (forces.length < 2) return buttons;
+  const box = h("div", { class: "force-choices", "data-testid": "force-choices" }, forces);
+  return buttons.filter((b) => !forces.includes(b) || b === forces[0]).map((b) => (b === forces[0] ? box : b));
+}
+
 /**
  * The choices region.  `env`: {root, matchId, token, spectator, dialogs, act(item),
  * redraw(opts), frame()}.  It owns what the seat has picked in the R18 chooser and the
@@ -140,7 +150,7 @@ export function createChoices(env) {
         h("button", { type: "button", class: "btn primary", "data-send": throws.get(selected).a }, t("page.choice.throw", { card: short(selected) })),
         h("button", { type: "button", class: "btn", "data-clear": "throw" }, t("page.table.keep_it"))));
     }
-    controls.push(...otherButtons(items, v, names.who(opp), meldItems.length > 0));
+    controls.push(...forceBox(otherButtons(items, v, names.who(opp), meldItems.length > 0)));
     el.hidden = !controls.length;
     el.classList.toggle("choosing", chooser);
     el.replaceChildren(...(controls.length ? [h("h2", { class: "visually-hidden" }, t("page.table.your_choices")), ...controls] : []));
