@@ -3,13 +3,14 @@ joining a match, the guided deal, a queue ticket's entry, the seats' summaries a
 invite's status are refused ``403 cross_origin`` before their body is read when the
 request names another origin (another host, or another port of this one), signed in or
 not; a request that names none (a script, the test client) and a same-origin one work
-as before."""
+as before.  The refusal's words fit every route it guards."""
 
 from __future__ import annotations
 
 from fastapi.routing import APIRoute
 from sqlalchemy import func, select
 
+from gameweave import i18n
 from gameweave.server import deps
 from gameweave.server.routes import account, account_matches, advice, lobby, ops, pages, players, tutorial
 from gameweave.server.routes import matches as match_routes, open as open_tables
@@ -76,6 +77,18 @@ def test_a_guest_request_naming_no_origin_or_this_one_works_as_before(client):
     for path, body in _guest_routes(client):
         r = client.post(path, content=body, headers={"Content-Type": "application/json"})
         assert r.status_code in (200, 201), (path, r.text)
+
+
+def test_the_cross_origin_refusal_speaks_of_the_request_not_of_an_account(client):
+    """The refusal guards account, lobby and match routes alike: its English message and
+    its catalogue words (es, en) say a request from another site was refused."""
+    for path in ("/api/matches", "/api/my-matches", "/api/account/sign-in"):
+        r = client.post(path, content="{}", headers={"Origin": "http://evil.example", "Content-Type": "text/plain"})
+        message = r.json()["error"]["message"]
+        assert r.status_code == 403 and "account" not in message and "another site" in message, (path, message)
+    en, es = i18n.messages("en")["error.cross_origin"], i18n.messages("es")["error.cross_origin"]
+    assert "another site" in en and "refused" in en and "changed" not in en
+    assert "otro sitio" in es and "rechaz" in es and "cambió" not in es
 
 
 def test_every_post_route_checks_the_origin_before_its_body():

@@ -65,6 +65,15 @@ def _error(exc: AccountError) -> ApiError:
     return ApiError(exc.code, exc.message, exc.params)
 
 
+CROSS_ORIGIN = "a request from another site (or another port of this one) was refused"
+"""The English message of a ``cross_origin`` refusal that named another origin: one for
+every route the check guards (account, lobby and match routes alike)."""
+
+NO_ORIGIN = "a signed-in request must come from this site's own pages (send Origin)"
+"""The English message of a ``cross_origin`` refusal of a request that carried a session
+but named no origin."""
+
+
 def check_origin(request: Request, has_session: bool) -> None:
     """Refuse a cross-origin request (``403 cross_origin``) on a route that changes
     something or hands out a secret: its ``Origin`` (else ``Referer``) must name this
@@ -74,12 +83,12 @@ def check_origin(request: Request, has_session: bool) -> None:
     claimed = request.headers.get("origin") or request.headers.get("referer")
     if claimed is None:
         if has_session:
-            raise ApiError("cross_origin", "a signed-in change must come from this site's own pages")
+            raise ApiError("cross_origin", NO_ORIGIN)
         return
     parts = urlsplit(claimed)
     host = request.headers.get("host", "")
     if parts.netloc.lower() != host.lower() or parts.scheme not in ("http", "https"):
-        raise ApiError("cross_origin", "requests from another site (or another port) cannot change an account")
+        raise ApiError("cross_origin", CROSS_ORIGIN)
 
 
 def check_signed_in_change(request: Request, row: AccountRow | None) -> None:
@@ -266,4 +275,5 @@ class Accounts:
         self.pool.shutdown(wait=True)
 
 
-__all__ = ["Accounts", "COOKIE", "LIMITS", "Limit", "check_origin", "check_signed_in_change"]
+__all__ = ["Accounts", "COOKIE", "CROSS_ORIGIN", "LIMITS", "Limit", "NO_ORIGIN", "check_origin",
+           "check_signed_in_change"]
