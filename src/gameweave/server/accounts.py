@@ -13,10 +13,11 @@ hashing are :mod:`gameweave.accounts`'s; the tables are ``storage/accounts.py``'
 * **The same answer** for an unknown username and a wrong password
   (``401 bad_credentials``), with the time of one password check either way.
 * **Cross-origin requests** (:func:`check_origin`): a request that changes something
-  and carries an ``Origin`` (or, without one, a ``Referer``) naming another origin —
-  another host, or another port of the same host — is refused with ``403 cross_origin``;
-  one that carries the session cookie must name this origin.  ``SameSite=Lax`` keeps
-  the cookie off cross-site posts as a second guard.
+  (or hands out a secret) and carries an ``Origin`` (or, without one, a ``Referer``)
+  naming another origin — another host, or another port of the same host — is refused
+  with ``403 cross_origin``, a guest's too; one that carries a session must name this
+  origin (which routes are checked how: ``deps.py``, PROTOCOL §3.13).  ``SameSite=Lax``
+  keeps the cookie off cross-site posts as a second guard.
 """
 
 from __future__ import annotations
@@ -64,27 +65,39 @@ def _error(exc: AccountError) -> ApiError:
     return ApiError(exc.code, exc.message, exc.params)
 
 
+CROSS_ORIGIN = "a request from another site (or another port of this one) was refused"
+"""The English message of a ``cross_origin`` refusal that named another origin: one for
+every route the check guards (account, lobby and match routes alike)."""
+
+NO_ORIGIN = "a signed-in request must come from this site's own pages (send Origin)"
+"""The English message of a ``cross_origin`` refusal of a request that carried a session
+but named no origin."""
+
+
 def check_origin(request: Request, has_session: bool) -> None:
-    """Refuse a cross-origin request that would change something (``403 cross_origin``):
-    its ``Origin`` (else ``Referer``) must name this server (the ``Host`` it was sent to,
-    port included).  Without either header a request is allowed only if it carries no
-    session cookie (a script such as curl: it holds no one's session)."""
+    """Refuse a cross-origin request (``403 cross_origin``) on a route that changes
+    something or hands out a secret: its ``Origin`` (else ``Referer``) must name this
+    server (the ``Host`` it was sent to, port included).  Without either header a request
+    is allowed only if ``has_session`` is false (a script such as curl: it holds no
+    one's session)."""
     claimed = request.headers.get("origin") or request.headers.get("referer")
     if claimed is None:
         if has_session:
-            raise ApiError("cross_origin", "a signed-in change must come from this site's own pages")
+            raise ApiError("cross_origin", NO_ORIGIN)
         return
     parts = urlsplit(claimed)
     host = request.headers.get("host", "")
     if parts.netloc.lower() != host.lower() or parts.scheme not in ("http", "https"):
-        raise ApiError("cross_origin", "requests from another site (or another port) cannot change an account")
+        raise ApiError("cross_origin", CROSS_ORIGIN)
 
 
 def check_signed_in_change(request: Request, row: AccountRow | None) -> None:
     """For a route that changes something and also works for guests (creating or
     joining a match): when the request is signed in (``row`` is its account) it is
-    cookie-authenticated, so its origin is checked (:func:`check_origin`, ``403
-    cross_origin``) before anything changes; a guest's request is not."""
+    cookie-authenticated, so it must name this server's origin (:func:`check_origin`,
+    ``403 cross_origin``) before anything changes.  A guest's request that names another
+    origin is refused before this (``deps.origin_checked_if_named``); one that names
+    none is not."""
     if row is not None:
         check_origin(request, has_session=True)
 
@@ -262,4 +275,5 @@ class Accounts:
         self.pool.shutdown(wait=True)
 
 
-__all__ = ["Accounts", "COOKIE", "LIMITS", "Limit", "check_origin", "check_signed_in_change"]
+__all__ = ["Accounts", "COOKIE", "CROSS_ORIGIN", "LIMITS", "Limit", "NO_ORIGIN", "check_origin",
+           "check_signed_in_change"]

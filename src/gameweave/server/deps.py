@@ -91,17 +91,32 @@ def origin_checked_signed_in(request: Request) -> None:
     check_origin(request, has_session=True)
 
 
-async def signed_in_change(request: Request, account: AccountDep) -> None:
-    """A route dependency for a change that guests may make too (creating or joining a
-    match): a signed-in request's origin is checked before the body is read
-    (:func:`~.accounts.check_signed_in_change`, ``403 cross_origin``)."""
+def origin_checked_if_named(request: Request) -> None:
+    """A route dependency for a ``POST`` that guests make too (creating or joining a
+    match, the guided deal, a queue ticket's entry, the seats' summaries, an invite's
+    status): a request that names an origin (``Origin``, else ``Referer``) must name
+    this server, else ``403 cross_origin`` before the body is read
+    (:func:`~.accounts.check_origin`); one that names none (a script: curl, the test
+    client) passes, with a session cookie or without."""
+    check_origin(request, has_session=False)
+
+
+async def signed_in_change(request: Request, _named: Annotated[None, Depends(origin_checked_if_named)],
+                           account: AccountDep) -> None:
+    """:func:`origin_checked_if_named` for a change that also joins a signed-in
+    player's account (creating or joining a match, a rematch, the guided deal): the
+    named origin is checked first (before the session is looked up), then a signed-in
+    request must name one (:func:`~.accounts.check_signed_in_change`); both refusals
+    are ``403 cross_origin``, before the body is read."""
     check_signed_in_change(request, account)
 
 
 ORIGIN_CHECKED = Depends(origin_checked)
 ORIGIN_CHECKED_SIGNED_IN = Depends(origin_checked_signed_in)
+ORIGIN_CHECKED_IF_NAMED = Depends(origin_checked_if_named)
 SIGNED_IN_CHANGE = Depends(signed_in_change)
 
-__all__ = ["AccountDep", "AccountsDep", "HubDep", "ORIGIN_CHECKED", "ORIGIN_CHECKED_SIGNED_IN", "SEAT_TOKEN",
-           "SIGNED_IN_CHANGE", "SeatDep", "account_of", "bearer", "get_accounts",
-           "get_hub", "origin_checked", "origin_checked_signed_in", "seat_of", "signed_in_change"]
+__all__ = ["AccountDep", "AccountsDep", "HubDep", "ORIGIN_CHECKED", "ORIGIN_CHECKED_IF_NAMED",
+           "ORIGIN_CHECKED_SIGNED_IN", "SEAT_TOKEN", "SIGNED_IN_CHANGE", "SeatDep", "account_of", "bearer",
+           "get_accounts", "get_hub", "origin_checked", "origin_checked_if_named", "origin_checked_signed_in",
+           "seat_of", "signed_in_change"]

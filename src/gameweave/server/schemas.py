@@ -106,7 +106,7 @@ ERROR_TEXT = {
     400: "Refused: e.g. ``unknown_bot``.",
     401: "``bad_token``: no ``Authorization: Bearer <seat token>`` of this match; ``bad_credentials`` or "
          "``not_signed_in`` (accounts).",
-    403: "``bad_invite``: the invite is not this match's; ``cross_origin``: a change sent from another site.",
+    403: "``bad_invite``: the invite is not this match's; ``cross_origin``: a request from another site (§3.13).",
     404: "``unknown_match``, ``unknown_deal``, ``not_found`` or ``seat_not_held`` (accounts).",
     409: "``already_joined``, ``deal_not_over``, ``not_a_friend_match`` or ``username_taken``.",
     413: "``too_large``: a body over 64 KiB.",

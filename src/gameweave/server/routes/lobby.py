@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from ...bots import bot_names, level_names
 from ...bots.ladder import ladder_rating
 from ... import i18n
-from ..deps import SIGNED_IN_CHANGE, AccountDep, AccountsDep, HubDep
+from ..deps import ORIGIN_CHECKED_IF_NAMED, SIGNED_IN_CHANGE, AccountDep, AccountsDep, HubDep
 from ..errors import ApiError
 from ..frames import invite_url, summary
 from ..seats import invite_problem
@@ -72,7 +72,7 @@ async def create_match(body: CreateMatch, request: Request, hub: HubDep, account
     """Create a match; you hold seat 1 (the token is given only now).  Options left
     out are the profile's defaults (``GET /api/profiles``).  Signed in, the seat joins
     the account at once and ``name`` defaults to the username (``403 cross_origin`` for
-    a signed-in request from another origin, §3.13)."""
+    a request from another origin, or a signed-in one naming none, §3.13)."""
     name = body.name if body.name is not None or account is None else account.username
     table, token = await hub.create(body.opponent, body.bot, body.format, body.target, rules=body.rules,
                                     stake=body.stake, tablas_stake=body.tablas_stake, name=name,
@@ -90,19 +90,21 @@ async def join_match(match_id: str, body: JoinWithName, request: Request, hub: H
                      accounts: AccountsDep) -> dict:
     """Join a friend match by its invite, with your ``name`` (optional; signed in, the
     username); you hold seat 2 (token given only now).  Signed in, the seat joins the
-    account at once."""
+    account at once.  ``403 cross_origin`` as for creating."""
     name = body.name if body.name is not None or account is None else account.username
     table, token = await hub.join(match_id, body.invite, name)
     await accounts.keep_new_seat(account, table.match_id, 2, token)
     return {"match_id": table.match_id, "seat": 2, "token": token, "table_url": f"/table/{table.match_id}"}
 
 
-@router.post("/matches/{match_id}/invite-status", response_model=InviteStatus, responses=error_responses(413, 422))
+@router.post("/matches/{match_id}/invite-status", response_model=InviteStatus, responses=error_responses(403, 413, 422),
+             dependencies=[ORIGIN_CHECKED_IF_NAMED])
 async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     """Whether ``invite`` would take seat 2 now, without taking it; always 200:
     ``open`` (true or false) and ``code`` (null, ``unknown_match``, ``not_a_friend_match``,
     ``bad_invite`` or ``already_joined``: the codes ``join`` would answer).  Lets the
-    page explain a used or wrong invite without a refused request."""
+    page explain a used or wrong invite without a refused request (``403 cross_origin``
+    for a request naming another origin, §3.13)."""
     table = await hub.table(match_id)
     if table is None:
         code = "unknown_match"
@@ -112,9 +114,11 @@ async def invite_status(match_id: str, body: JoinMatch, hub: HubDep) -> dict:
     return {"open": code is None, "code": code, "hints": bool(table is not None and table.hints_on)}
 
 
-@router.post("/my-matches", response_model=MyMatchesOut, responses=error_responses(413, 422))
+@router.post("/my-matches", response_model=MyMatchesOut, responses=error_responses(403, 413, 422),
+             dependencies=[ORIGIN_CHECKED_IF_NAMED])
 async def my_matches(body: MyMatches, hub: HubDep) -> dict:
-    """Summaries of the remembered seats whose token is valid."""
+    """Summaries of the remembered seats whose token is valid (``403 cross_origin`` for
+    a request naming another origin, §3.13)."""
     out = []
     for ref in body.seats:
         table, seat = await hub.seat_for_token(ref.match_id, ref.token)

@@ -1,12 +1,13 @@
-"""Open tables and the quick-match queue (issue 20; PROTOCOL §3.15, §3.16).  Every route
-that changes something checks the request's origin (:func:`~..accounts.check_origin`);
-the lobby feed is the WebSocket ``/ws/lobby`` (``server/lobbyws.py``)."""
+"""Open tables and the quick-match queue (issue 20; PROTOCOL §3.15, §3.16).  Every ``POST``
+checks the request's origin first (:func:`~..accounts.check_origin`: ``403 cross_origin``
+for one naming another origin); the lobby feed is the WebSocket ``/ws/lobby``
+(``server/lobbyws.py``)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ..deps import ORIGIN_CHECKED, AccountDep, SeatDep
+from ..deps import ORIGIN_CHECKED, ORIGIN_CHECKED_IF_NAMED, AccountDep, SeatDep
 from ..lobby import Lobby, queue_out
 from ..errors import ApiError
 from ..lobby_schemas import CreateOpen, JoinQueue, OpenSeat, OpenTablesOut, QueueOut, SitDown, SitOut, Ticket, \
@@ -91,11 +92,13 @@ async def join_queue(body: JoinQueue, request: Request, account: AccountDep) -> 
     return {"ticket": ticket, **queue_out(row)}
 
 
-@router.post("/queue/status", response_model=QueueOut, responses=error_responses(404, 422))
+@router.post("/queue/status", response_model=QueueOut, responses=error_responses(403, 404, 422),
+             dependencies=[ORIGIN_CHECKED_IF_NAMED])
 async def queue_status(body: Ticket, request: Request) -> dict:
     """The entry of a ticket (asking keeps it in the queue: an entry not heard from for
     12 s is not paired, after 60 s it leaves).  Once ``paired``: the match, the seat
-    and the seat's token.  ``404 unknown_ticket``."""
+    and the seat's token.  ``404 unknown_ticket``; ``403 cross_origin`` for a request
+    naming another origin."""
     return queue_out(await _lobby(request).entry(body.ticket))
 
 

@@ -23,7 +23,8 @@ async def create_tutorial(request: Request, hub: HubDep, account: AccountDep, ac
     guide (``match.opponent.bot`` is ``tutorial``), from a fixed deck (``test: true``: the
     deck was chosen, not shuffled).  You hold seat 1 (the token is given only now); play
     it over the WebSocket as any match.  422 ``bad_name`` for a bad ``name``.  Signed in,
-    the seat joins the account and the name defaults to the username."""
+    the seat joins the account and the name defaults to the username.  ``403
+    cross_origin`` for a request from another origin, or a signed-in one naming none."""
     name = body.name if body is not None and body.name is not None else None
     if name is None and account is not None:
         name = account.username
