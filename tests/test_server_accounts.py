@@ -117,6 +117,44 @@ def test_twenty_wrong_passwords_meet_the_rate_limit_with_its_code(client):
     assert r.json()["error"]["params"]["retry_after"] > 0 and int(r.headers["retry-after"]) > 0
 
 
+def _from(c, address: str) -> TestClient:
+    """Another browser, at ``address``, on the same server (its own cookie jar)."""
+    return TestClient(c.app, client=(address, 50000))
+
+
+def _sign_in(c, password: str) -> dict:
+    return c.post("/api/account/sign-in", json={"username": "ana", "password": password}, headers=ORIGIN).json()
+
+
+def test_wrong_passwords_from_one_address_do_not_lock_the_account_at_another(client):
+    """The per-account limit counts failures per (account, address): someone guessing
+    from one address meets the limit there, while the owner, elsewhere, still signs in
+    (and still gets ten tries of their own)."""
+    _post(client, "sign-up", {"username": "Ana", "password": "tres tigres tristes"})
+    client.cookies.clear()
+    codes = [_sign_in(client, f"wrong guess {i}")["error"]["code"] for i in range(20)]
+    assert codes[:10] == ["bad_credentials"] * 10 and set(codes[10:]) == {"rate_limited"}
+    owner = _from(client, "203.0.113.7")
+    assert [_sign_in(owner, f"typo {i}")["error"]["code"] for i in range(9)] == ["bad_credentials"] * 9
+    assert _sign_in(owner, "tres tigres tristes")["username"] == "Ana"
+    assert _sign_in(client, "tres tigres tristes")["error"]["code"] == "rate_limited"  # still, at the guesser's
+
+
+def test_failures_spread_over_many_addresses_meet_the_account_cap(client):
+    """Over every address together one account takes at most 100 failures in 15
+    minutes: ten addresses guessing ten times each (each under its own limit) fill it,
+    and then an eleventh address waits too, even with the right password."""
+    _post(client, "sign-up", {"username": "Ana", "password": "tres tigres tristes"})
+    for n in range(10):
+        guesser = _from(client, f"198.51.100.{n + 1}")
+        codes = {_sign_in(guesser, f"guess {n}-{i}")["error"]["code"] for i in range(10)}
+        assert codes == {"bad_credentials"}, n
+    late = _from(client, "203.0.113.7")
+    r = late.post("/api/account/sign-in", json={"username": "ana", "password": "tres tigres tristes"}, headers=ORIGIN)
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+    assert r.json()["error"]["params"]["retry_after"] > 0 and int(r.headers["retry-after"]) > 0
+
+
 def test_sign_ups_from_one_address_are_limited_but_not_below_twenty_an_hour(client):
     codes = [_post(client, "sign-up", {"username": f"user{i}", "password": "tres tigres tristes"}).status_code
              for i in range(21)]

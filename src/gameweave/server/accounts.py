@@ -8,7 +8,8 @@ hashing are :mod:`gameweave.accounts`'s; the tables are ``storage/accounts.py``'
   expires.  The cookie is ``HttpOnly``, ``SameSite=Lax`` and, with ``cookie_secure``,
   ``Secure``.
 * **Rate limits** (:data:`LIMITS`), counted in the database so that every node counts the
-  same: failed sign-ins per account and per address, sign-ups per address.  A refusal is
+  same: failed sign-ins per (account, address), per account over every address and per
+  address, sign-ups per address.  A refusal is
   ``429 rate_limited`` with ``params.retry_after`` (seconds) and a ``Retry-After`` header.
 * **The same answer** for an unknown username and a wrong password
   (``401 bad_credentials``), with the time of one password check either way.
@@ -53,12 +54,23 @@ class Limit:
 
 
 LIMITS = {
-    "signin-account": Limit(10, timedelta(minutes=15)),
+    "signin-account-address": Limit(10, timedelta(minutes=15)),
+    "signin-account": Limit(100, timedelta(minutes=15)),
     "signin-address": Limit(50, timedelta(minutes=15)),
     "signup-address": Limit(20, timedelta(hours=1)),
 }
-"""The rate limits (PROTOCOL §3.13): failed sign-ins per account (10 in 15 minutes) and
-per address (50 in 15 minutes), sign-ups per address (20 an hour)."""
+"""The rate limits (PROTOCOL §3.13): failed sign-ins of one account from one address (10
+in 15 minutes, so that guessing from one address locks the account only there), of one
+account over every address (100 in 15 minutes, so that a guesser spread over many
+addresses is limited too) and from one address (50 in 15 minutes); sign-ups per address
+(20 an hour)."""
+
+
+def account_buckets(key: str, address: str) -> list[tuple[str, str]]:
+    """The ``(kind, bucket key)`` pairs a failed sign-in of the account whose username key
+    is ``key``, from ``address``, counts in: the pair's (``signin-account-address``,
+    ``<key>@<address>``) and the account's over every address (``signin-account``)."""
+    return [("signin-account-address", f"{key}@{address}"), ("signin-account", key)]
 
 
 def _error(exc: AccountError) -> ApiError:
@@ -156,14 +168,18 @@ class Accounts:
 
     async def sign_in(self, username: Any, password: Any, address: str) -> tuple[AccountRow, str]:
         """The account and a new session id.  Raises :class:`ApiError` ``rate_limited``
-        or ``bad_credentials`` (the same for an unknown name and a wrong password)."""
+        (any bucket of :data:`LIMITS` full: the address's, the account's from this
+        address, the account's over every address) or ``bad_credentials`` (the same for
+        an unknown name and a wrong password; the failure counts in all three).  Success
+        clears the account's failures from this address only, so a sign-in between
+        guesses does not reset the count over every address."""
         try:
             key = username_key(username) if isinstance(username, str) else ""
         except AccountError:
             key = ""
-        await self._limit("signin-address", address)
-        if key:
-            await self._limit("signin-account", key)
+        buckets = [("signin-address", address), *(account_buckets(key, address) if key else [])]
+        for kind, bucket in buckets:
+            await self._limit(kind, bucket)
         row = await self._run(self.store.by_key, key) if key else None
         ok = False
         if isinstance(password, str) and 0 < len(password) <= 256:
@@ -172,13 +188,12 @@ class Accounts:
             else:
                 ok = await self._run(self.passwords.verify, row.password_hash, password)
         if row is None or not ok:
-            await self._run(self.store.note_attempt, f"signin-address:{address}")
-            if key:
-                await self._run(self.store.note_attempt, f"signin-account:{key}")
+            await self._run(self.store.note_attempts, [f"{kind}:{bucket}" for kind, bucket in buckets])
             raise ApiError("bad_credentials", "that username and password do not match an account")
         if self.passwords.needs_rehash(row.password_hash):
             await self._run(self.store.set_hash, row.id, await self._run(self.passwords.hash, password))
-        await self._run(self.store.forget_attempts, f"signin-account:{key}")
+        kind, bucket = account_buckets(key, address)[0]
+        await self._run(self.store.forget_attempts, f"{kind}:{bucket}")  # this address's; not every address's
         return row, await self._new_session(row)
 
     async def _new_session(self, row: AccountRow) -> str:
@@ -200,21 +215,24 @@ class Accounts:
         """End every session of the account; how many ended."""
         return int(await self._run(self.store.drop_sessions, row.id))
 
-    async def _check_password(self, row: AccountRow, password: Any) -> None:
-        """Check the signed-in account's password again (change, delete).  The failures
-        count in the account's sign-in bucket, so a session cannot guess it past the
-        sign-in limit: ``rate_limited`` once it is full, else ``bad_credentials``."""
-        key = username_key(row.username)
-        await self._limit("signin-account", key)
+    async def _check_password(self, row: AccountRow, password: Any, address: str) -> None:
+        """Check the signed-in account's password again (change, delete), from
+        ``address``.  The failures count in the account's sign-in buckets
+        (:func:`account_buckets`), so a session cannot guess it past the sign-in limits:
+        ``rate_limited`` once one is full, else ``bad_credentials``."""
+        buckets = account_buckets(username_key(row.username), address)
+        for kind, bucket in buckets:
+            await self._limit(kind, bucket)
         ok = isinstance(password, str) and await self._run(self.passwords.verify, row.password_hash, password)
         if not ok:
-            await self._run(self.store.note_attempt, f"signin-account:{key}")
+            await self._run(self.store.note_attempts, [f"{kind}:{bucket}" for kind, bucket in buckets])
             raise ApiError("bad_credentials", "that is not this account's password")
 
-    async def change_password(self, row: AccountRow, current: Any, new: Any) -> str:
-        """Check ``current``, set ``new``, end every session; returns a new session id
-        for this browser.  Raises ``bad_credentials`` or ``bad_password``."""
-        await self._check_password(row, current)
+    async def change_password(self, row: AccountRow, current: Any, new: Any, address: str) -> str:
+        """Check ``current`` (failures counted as sign-ins from ``address``), set ``new``,
+        end every session; returns a new session id for this browser.  Raises
+        ``rate_limited``, ``bad_credentials`` or ``bad_password``."""
+        await self._check_password(row, current, address)
         try:
             check_password(new, row.username)
         except AccountError as exc:
@@ -223,10 +241,11 @@ class Accounts:
         await self._run(self.store.drop_sessions, row.id)
         return await self._new_session(row)
 
-    async def delete(self, row: AccountRow, password: Any) -> None:
-        """Delete the account after checking its password (records stay; the name on
-        them becomes anonymous).  Raises ``bad_credentials``."""
-        await self._check_password(row, password)
+    async def delete(self, row: AccountRow, password: Any, address: str) -> None:
+        """Delete the account after checking its password (failures counted as sign-ins
+        from ``address``; records stay, the name on them becomes anonymous).  Raises
+        ``rate_limited`` or ``bad_credentials``."""
+        await self._check_password(row, password, address)
         await self._run(self.store.delete, row.id)
         log.info("account %d deleted", row.id)
 
@@ -275,5 +294,5 @@ class Accounts:
         self.pool.shutdown(wait=True)
 
 
-__all__ = ["Accounts", "COOKIE", "CROSS_ORIGIN", "LIMITS", "Limit", "NO_ORIGIN", "check_origin",
-           "check_signed_in_change"]
+__all__ = ["Accounts", "COOKIE", "CROSS_ORIGIN", "LIMITS", "Limit", "NO_ORIGIN", "account_buckets",
+           "check_origin", "check_signed_in_change"]

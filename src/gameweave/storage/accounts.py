@@ -157,8 +157,15 @@ class AccountStore:
     # ------------------------------------------------------------------ rate limits
     def note_attempt(self, bucket: str) -> None:
         """Count one attempt in ``bucket`` now."""
+        self.note_attempts([bucket])
+
+    def note_attempts(self, buckets: list[str]) -> None:
+        """Count one attempt now in each of ``buckets`` (one transaction)."""
+        if not buckets:
+            return
+        now = _now()
         with self.engine.begin() as conn:
-            conn.execute(insert(auth_attempts).values(bucket=bucket[:160], at=_now()))
+            conn.execute(insert(auth_attempts), [{"bucket": b[:160], "at": now} for b in buckets])
 
     def attempts(self, bucket: str, window: timedelta) -> tuple[int, datetime | None]:
         """``(count, oldest)`` of the attempts in ``bucket`` within the last ``window``."""

@@ -135,9 +135,9 @@ auth_attempts = Table(
     Column("at", DateTime(timezone=True), nullable=False),
     Index("ix_auth_attempts_bucket_at", "bucket", "at"),
 )
-"""Attempts counted by the sign-in and sign-up rate limits (``signin-account:<key>``,
-``signin-address:<ip>``, ``signup-address:<ip>``), kept in the database so that every
-node counts the same."""
+"""Attempts counted by the sign-in and sign-up rate limits
+(``signin-account-address:<key>@<ip>``, ``signin-account:<key>``, ``signin-address:<ip>``,
+``signup-address:<ip>``), kept in the database so that every node counts the same."""
 
 open_tables = Table(
     "open_tables",

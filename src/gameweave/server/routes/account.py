@@ -72,7 +72,8 @@ async def sign_up(body: SignUp, request: Request, response: Response, accounts: 
 async def sign_in(body: SignIn, request: Request, response: Response, accounts: AccountsDep) -> dict:
     """Sign in (a new session id in the cookie).  A wrong username and a wrong password
     get the same ``401 bad_credentials``; ``rate_limited`` after 10 failures for one
-    account or 50 from one address in 15 minutes; ``cross_origin``."""
+    account from one address, 100 for one account from every address together, or 50
+    from one address, in 15 minutes; ``cross_origin``."""
     old = request.cookies.get(COOKIE)
     row, session_id = await accounts.sign_in(body.username, body.password, _address(request))
     if old:
@@ -108,7 +109,7 @@ async def change_password(body: PasswordChange, request: Request, response: Resp
     """Change the password (``current`` checked first: ``401 bad_credentials``); every
     other session ends, this browser gets a new one."""
     row = await _signed_in(request, accounts)
-    session_id = await accounts.change_password(row, body.current, body.new)
+    session_id = await accounts.change_password(row, body.current, body.new, _address(request))
     _set_cookie(request, response, session_id)
     return await _out(accounts, row)
 
@@ -120,7 +121,7 @@ async def delete_account(body: DeleteAccount, request: Request, response: Respon
     """Delete the account (the password once more).  Its matches' records stay, with
     the name at its seats made anonymous; every session ends; the name is free again."""
     row = await _signed_in(request, accounts)
-    await accounts.delete(row, body.password)
+    await accounts.delete(row, body.password, _address(request))
     _clear_cookie(request, response)
     return {"ok": True, "ended": 1}
 
