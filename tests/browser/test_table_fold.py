@@ -22,7 +22,7 @@ import pytest
 from gameweave.engine.state import GameState, shuffled_deck
 
 from page_helpers import click_action, wait_redrawn
-from test_table_page import take_seat
+from test_table_page import seat_one_opens
 from test_table_profiles import BIG, PHONE, off_screen
 from test_table_view import shots_dir
 
@@ -67,23 +67,8 @@ def play_to(new_context, live_server, rules: str, deck, moves, size, locale: str
     is played from a second page."""
     me = new_context(size, locale=locale, has_touch=phone, is_mobile=phone).new_page()
     me.goto("/")
-    for _ in range(16):
-        live_server.decks.push(deck)
-        made = me.request.post("/api/matches", data={"opponent": "friend", "rules": rules, "clock": 60, "hints": True}).json()
-        frame = me.request.get(f"/api/matches/{made['match_id']}/view",
-                               headers={"Authorization": f"Bearer {made['token']}"}).json()
-        if frame["view"]["opener"] == 1:
-            break
-    else:  # pragma: no cover - 2**-16
-        pytest.fail("seat 1 was never drawn to open")
-    me.evaluate(
-        "([id, token]) => { localStorage.setItem('gameweave.seats', JSON.stringify({[id]: {seat: 1, token, opponent: 'friend', created: Date.now()}})); }",
-        [made["match_id"], made["token"]],
-    )
     friend = new_context(BIG).new_page()
-    take_seat(friend, made["invite_url"] if made["invite_url"].startswith("http") else live_server.url + made["invite_url"])
-    me.goto(f"/table/{made['match_id']}")
-    me.wait_for_selector("[data-testid=hand] .card")
+    seat_one_opens(me, friend, live_server, deck, rules=rules, clock=60, hints=True)
     for seat, action in moves:
         page = me if seat == 0 else friend
         page.wait_for_selector(f'.board [data-action="{action}"]:not([disabled])')

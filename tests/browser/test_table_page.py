@@ -42,6 +42,30 @@ def take_seat(page, url: str, name: str | None = None) -> None:
     page.wait_for_url("**/table/*")
 
 
+def seat_one_opens(me, friend, live_server, deck, **options):
+    """A friend match dealt from ``deck`` (``options``: the create body's rules, clock,
+    hints …) in which seat 1 opens (R9; created again until the draw gives it): ``me``
+    (a page already on the site) holds seat 1 and opens the table, ``friend`` takes
+    seat 2 by the invite.  Returns the create answer (``match_id``, ``token`` …)."""
+    for _ in range(16):
+        live_server.decks.push(deck)
+        made = me.request.post("/api/matches", data={"opponent": "friend", **options}).json()
+        frame = me.request.get(f"/api/matches/{made['match_id']}/view",
+                               headers={"Authorization": f"Bearer {made['token']}"}).json()
+        if frame["view"]["opener"] == 1:
+            break
+    else:  # pragma: no cover - 2**-16
+        pytest.fail("seat 1 was never drawn to open")
+    me.evaluate(
+        "([id, token]) => { localStorage.setItem('gameweave.seats', JSON.stringify({[id]: {seat: 1, token, opponent: 'friend', created: Date.now()}})); }",
+        [made["match_id"], made["token"]],
+    )
+    take_seat(friend, made["invite_url"] if made["invite_url"].startswith("http") else live_server.url + made["invite_url"])
+    me.goto(f"/table/{made['match_id']}")
+    me.wait_for_selector("[data-testid=hand] .card")
+    return made
+
+
 def _choose(actions: list[str], rng: random.Random) -> str:
     # meld when possible (deals then end by a win more often than by tablas), else anything
     melds = [a for a in actions if a.startswith("meld")]

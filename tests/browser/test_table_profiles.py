@@ -20,7 +20,7 @@ from gameweave.engine.conformance import build_deck
 
 from page_helpers import seat_token as _seat_token, view as _view, wait_redrawn as _wait_redrawn
 from test_table_page import (
-    take_seat,
+    seat_one_opens, take_seat,
     ENABLED, RESULT, _choose, _click_action, _legal, _version, check_deal_end, play_until_result, shot,
     shown_choices,
 )
@@ -370,23 +370,8 @@ def test_a_crowded_anglo_american_turn_fits_one_screen(new_context, live_server,
     deck, moves, offered = _crowded_anglo_american_moves(seed, tables, hand)
     me = new_context(PHONE if size == "390" else BIG).new_page()
     me.goto("/")
-    for _ in range(16):
-        live_server.decks.push(deck)
-        made = me.request.post("/api/matches", data={"opponent": "friend", "rules": "anglo-american"}).json()
-        frame = me.request.get(f"/api/matches/{made['match_id']}/view",
-                               headers={"Authorization": f"Bearer {made['token']}"}).json()
-        if frame["view"]["opener"] == 1:
-            break
-    else:  # pragma: no cover - 2**-16
-        pytest.fail("seat 1 was never drawn to open")
-    me.evaluate(
-        "([id, token]) => { localStorage.setItem('gameweave.seats', JSON.stringify({[id]: {seat: 1, token, opponent: 'friend', created: Date.now()}})); }",
-        [made["match_id"], made["token"]],
-    )
     friend = new_context(DESKTOP_SIZE).new_page()
-    take_seat(friend, made["invite_url"] if made["invite_url"].startswith("http") else live_server.url + made["invite_url"])
-    me.goto(f"/table/{made['match_id']}")
-    me.wait_for_selector("[data-testid=hand] .card")
+    seat_one_opens(me, friend, live_server, deck, rules="anglo-american")
     for seat, action in moves:
         page = me if seat == 0 else friend
         page.wait_for_selector(f'.board [data-action="{action}"]:not([disabled])')
