@@ -26,10 +26,14 @@ collector off while it measures: its pauses are not the server's round trip.
 
 ``--lobby N`` keeps the lobby feed live while the server is measured (issue 20): N
 ``/ws/lobby`` subscribers (spread over the nodes) and, twice a second, an open table
-opened and withdrawn again, so every subscriber gets two events a second; the report adds
+opened and withdrawn again, so every subscriber gets four events a second; the report adds
 how many events arrived and the feed's delay (from opening a table to a subscriber
-hearing of it).  With ``--compare`` the server is then measured twice, without the feed
-and with it, after the floor.
+hearing of it).  The subscribers live in the same client process as the seats, so the
+feed's frames weigh on the client's loop as well; the floor therefore carries a bare feed
+too (``/ws/lobby`` and ``/api/open-tables``: every event sent to every subscriber at
+once).  With ``--compare --lobby N`` four runs follow one another: the floor and the
+server without the feed, then the floor and the server with it; each server run prints
+its ratios to the floor run just before it.
 
 Usage::
 
@@ -231,11 +235,19 @@ ECHO_PAD = "x" * 1400
 """Filler that gives the floor's state frames the size of the server's (about 1.6 KB)."""
 
 
+ECHO_TABLE = {"rules": "gameweave", "format": "single", "target": None, "clock": None, "rated": False,
+              "name": "Player", "rating": None}
+"""The fields of an open table as the lobby feed lists it (the floor's ``open_table`` events)."""
+
+
 def echo_app():
     """The floor: an ASGI app speaking just enough of the protocol for this client —
     ``hello`` answered with a state frame, every ``action``/``next_deal`` answered at once
-    with the next version to both seats (whose turn alternates); no rules, no storage."""
+    with the next version to both seats (whose turn alternates); no rules, no storage.
+    With ``--lobby`` it is the lobby feed's floor too: ``/ws/lobby`` sockets, and each
+    ``POST /api/open-tables`` (or ``…/cancel``) sends one event to all of them at once."""
     matches: dict[str, dict] = {}
+    lobby: set = set()  # the lobby sockets' send callables
 
     def frame(m: dict, seat: int) -> str:
         to_act = m["to_act"]
@@ -254,9 +266,27 @@ def echo_app():
                 elif msg["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
-        if scope["type"] == "http":  # POST /api/matches, …/join, GET /api/health
+        if scope["type"] == "http":  # POST /api/matches, …/join, /api/open-tables[…/cancel], GET /api/health
             await receive()
             path = scope["path"]
+            if path.startswith("/api/open-tables"):  # the bare feed: tell every lobby socket at once
+                if path == "/api/open-tables":
+                    mid = uuid.uuid4().hex[:16]
+                    news = {"type": "open_table", "table": dict(ECHO_TABLE, match_id=mid, created_at=time.time())}
+                    body, status = {"match_id": mid, "token": "t1"}, 201
+                else:
+                    news = {"type": "open_table_gone", "match_id": path.split("/")[3], "reason": "cancelled"}
+                    body, status = {"ok": True}, 200
+                text = json.dumps(news, separators=(",", ":"))
+                for out in list(lobby):
+                    try:
+                        await out({"type": "websocket.send", "text": text})
+                    except Exception:
+                        lobby.discard(out)
+                await send({"type": "http.response.start", "status": status,
+                            "headers": [(b"content-type", b"application/json")]})
+                await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+                return
             if path == "/api/matches":
                 mid = uuid.uuid4().hex[:16]
                 matches[mid] = {"version": 1, "to_act": 1, "socks": {}}
@@ -267,6 +297,17 @@ def echo_app():
             await send({"type": "http.response.start", "status": 201 if path == "/api/matches" else 200,
                         "headers": [(b"content-type", b"application/json")]})
             await send({"type": "http.response.body", "body": data})
+            return
+        if scope["path"] == "/ws/lobby":
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": '{"type":"open_tables","tables":[]}'})
+            lobby.add(send)
+            try:
+                while (await receive())["type"] != "websocket.disconnect":
+                    pass
+            finally:
+                lobby.discard(send)
             return
         mid = scope["path"].rsplit("/", 1)[1]
         m = matches[mid]
@@ -442,18 +483,30 @@ def main() -> int:
         stats = asyncio.run(run([args.url.rstrip("/")], k, seconds, args.warmup, args.seed, args.think,
                                 max(0, min(args.lobby, 1000))))
         return report(stats, k, args.url)
-    rc = 0
-    if args.echo or args.compare:
-        stats, label = measure(args, k, seconds, echo=True)
-        rc |= report(stats, k, label)
     lobby = max(0, min(args.lobby, 1000))
-    if not args.echo and (not lobby or args.compare):
-        stats, label = measure(args, k, seconds, echo=False)
+    runs: list[tuple[bool, int]] = []  # (echo, lobby subscribers), in order
+    if args.echo:
+        runs = [(True, lobby)]
+    elif not args.compare:
+        runs = [(False, lobby)]
+    else:  # each server figure right after its floor, with the same load on the client
+        runs = [(True, 0), (False, 0)] + ([(True, lobby), (False, lobby)] if lobby else [])
+    rc, floor = 0, None
+    for echo, subscribers in runs:
+        stats, label = measure(args, k, seconds, echo=echo, lobby=subscribers)
         rc |= report(stats, k, label)
-    if not args.echo and lobby:
-        stats, label = measure(args, k, seconds, echo=False, lobby=lobby)
-        rc |= report(stats, k, label)
+        if echo:
+            floor = stats
+        elif floor is not None and floor.rtts and stats.rtts:
+            print(f"  against the floor just before: p50 {pct(stats.rtts, 0.5) / pct(floor.rtts, 0.5):.1f}x, "
+                  f"p99 {pct(stats.rtts, 0.99) / pct(floor.rtts, 0.99):.1f}x")
     return rc
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank)."""
+    v = sorted(values)
+    return v[min(len(v) - 1, int(q * len(v)))]
 
 
 def report(stats: Stats, k: int, label: str) -> int:
@@ -462,7 +515,7 @@ def report(stats: Stats, k: int, label: str) -> int:
     if not rtts:
         print(f"{label}: no actions measured (errors: {stats.errors or 'none'})")
         return 1
-    p = lambda q: rtts[min(len(rtts) - 1, int(q * len(rtts)))] * 1000  # noqa: E731
+    p = lambda q: pct(rtts, q) * 1000  # noqa: E731
     print(f"server_load: {label}: {k} concurrent matches (random vs random over WebSockets), "
           f"think {stats.think:g} s, {stats.elapsed:.1f} s measured, {os.cpu_count()} CPUs")
     print(f"  actions/s: {stats.actions / stats.elapsed:.0f}")

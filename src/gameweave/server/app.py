@@ -128,7 +128,7 @@ def create_app(
     if deck_source is None and settings.test_decks is not None:
         deck_source = TestDecks.from_file(settings.test_decks)  # TestDeckError for a bad file
     if store is None:
-        store = Store(resolve_url(settings.database_url, settings.data_dir))
+        store = Store(resolve_url(settings.database_url, settings.data_dir), background_checkpoint=True)
     hub = build_hub(settings, store, deck_source)
     metrics = Metrics(settings.node_id, live_matches=lambda: len(hub.rooms), sockets=hub.socket_count)
     hub.metrics = metrics

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..tables import Table
 
 
-def _ms(seconds: float) -> int:
+def ms(seconds: float) -> int:
     """Seconds as whole milliseconds, never negative."""
     return max(0, int(round(seconds * 1000)))
 
@@ -77,7 +77,7 @@ def bump_version(conn: Any, table: Table, prev_version: int) -> None:
     (a SQLAlchemy connection's) transaction.  Raises :class:`StorageError` if another
     writer moved it first."""
     res = conn.execute(BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
-                                      "b_now": _now(), "b_bank1": _ms(table.bank[0]), "b_bank2": _ms(table.bank[1])})
+                                      "b_now": _now(), "b_bank1": ms(table.bank[0]), "b_bank2": ms(table.bank[1])})
     if res.rowcount != 1:
         raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
 
@@ -119,7 +119,7 @@ def action_row(table: Table, seat: int, action: int, seq: int, prev_version: int
     ``seq``), with the seats' time banks left."""
     st = table.deal.state
     return ActionRow(table.match_id, table.deal.number, seq, seat, action, prev_version, table.version,
-                     st.status, st.winner if st.winner >= 0 else None, (_ms(table.bank[0]), _ms(table.bank[1])))
+                     st.status, st.winner if st.winner >= 0 else None, (ms(table.bank[0]), ms(table.bank[1])))
 
 
 class DriverStatement:
@@ -245,4 +245,4 @@ class PipelineCommitter(Committer):
 
 
 __all__ = ["ActionRow", "BUMP_VERSION", "Committer", "DriverStatement", "END_DEAL", "INSERT_ACTION",
-           "PipelineCommitter", "SequentialCommitter", "action_row", "bump_version"]
+           "PipelineCommitter", "SequentialCommitter", "action_row", "bump_version", "ms"]

@@ -26,7 +26,8 @@ from ..engine import Match, validate_deck
 from ..tables import DealInfo, Table, deck_text
 from .ratings import of_match as ratings_of_match
 from .schema import actions, deals, matches
-from .commits import ActionRow, Committer, _ms, action_row, bump_version
+from .checkpoint import WalCheckpointer
+from .commits import ActionRow, Committer, action_row, bump_version, ms
 from .errors import StorageError
 from .times import _iso, _now
 
@@ -59,8 +60,10 @@ def resolve_url(database_url: str | None, data_dir: Path | str | None) -> str:
     return sqlite_url(directory / "gameweave.db")
 
 
-def make_engine(url: str) -> Engine:
-    """A SQLAlchemy engine; SQLite gets WAL, NORMAL sync and foreign keys."""
+def make_engine(url: str, *, autocheckpoint: bool = True) -> Engine:
+    """A SQLAlchemy engine; SQLite gets WAL, NORMAL sync and foreign keys, and with
+    ``autocheckpoint=False`` no checkpoint inside its commits (``wal_autocheckpoint=0``:
+    a :class:`~gameweave.storage.checkpoint.WalCheckpointer` does them instead)."""
     if url.startswith("sqlite"):
         eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
@@ -71,6 +74,8 @@ def make_engine(url: str) -> Engine:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
+            if not autocheckpoint:
+                cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return eng
@@ -134,18 +139,25 @@ class Store:
     """Tables in a database.
 
     ``Store(url)`` connects and runs the migrations.  ``url`` is a SQLAlchemy URL
-    (``sqlite:///path.db``, ``postgresql+psycopg://user@host:5432/db``).
+    (``sqlite:///path.db``, ``postgresql+psycopg://user@host:5432/db``).  With
+    ``background_checkpoint=True`` (the server's store) an SQLite file's log is copied
+    back by a :class:`~gameweave.storage.checkpoint.WalCheckpointer` thread instead of
+    inside the commits (no commit then waits for a checkpoint); other databases ignore it.
     """
 
-    def __init__(self, url: str, *, run_migrations: bool = True):
+    def __init__(self, url: str, *, run_migrations: bool = True, background_checkpoint: bool = False):
         self.url = url
-        self.engine = make_engine(url)
+        sqlite_file = url.startswith("sqlite") and ":memory:" not in url
+        self.engine = make_engine(url, autocheckpoint=not (background_checkpoint and sqlite_file))
         self._writers = threading.local()  # the connection each committing thread keeps
         self._held: list[Connection] = []
         self._held_lock = threading.Lock()
         self._committer = Committer.for_dialect(self.engine.dialect)
         if run_migrations:
             migrate(self.engine)
+        self.checkpointer: WalCheckpointer | None = None
+        if background_checkpoint and sqlite_file:
+            self.checkpointer = WalCheckpointer(str(self.engine.url.database))
 
     @property
     def description(self) -> str:
@@ -162,6 +174,8 @@ class Store:
             held, self._held = self._held, []
         for conn in held:
             conn.close()
+        if self.checkpointer is not None:
+            self.checkpointer.close()
         self.engine.dispose()
 
     def _writer(self) -> Connection:
@@ -206,7 +220,7 @@ class Store:
                 token1_sha256=table.token_hashes[0], token2_sha256=table.token_hashes[1],
                 version=table.version, stake=table.match.stake, tablas_stake=table.match.tablas_stake,
                 name1=table.names[0], name2=table.names[1], clock=table.clock,
-                bank1_ms=_ms(table.bank[0]), bank2_ms=_ms(table.bank[1]), watch_key=table.watch_key,
+                bank1_ms=ms(table.bank[0]), bank2_ms=ms(table.bank[1]), watch_key=table.watch_key,
                 last_move_at=now, hints=table.hints, rated=table.rated,
             )
         )
