@@ -75,6 +75,30 @@ def test_the_action_log_rebuilds_the_identical_table_across_deals(db_url):
     store.close()
 
 
+def test_moving_on_marks_each_seat_once_and_a_new_deal_is_stored_once(db_url):
+    store = Store(db_url)
+    table, tok1 = _new_table(store, seed=3)
+    assert store.join(table.match_id, hash_token("two"))
+    table.token_hashes[1] = hash_token("two")
+    _play(store, table, [tok1, "two"], random.Random(8), 500)
+    assert table.state.is_over
+    assert store.mark_ready(table.match_id, 1) == 2  # seat 2 moved on: bit 1
+    assert store.mark_ready(table.match_id, 1) == 2  # again: the same mark
+    assert store.mark_ready(table.match_id, 0) == 3  # both seats
+    assert store.mark_ready("no-such-match", 0) == 0
+    prev = table.version
+    table.add_deal(shuffled_deck(4), "1e" * 16)
+    store.add_deal(table, prev)
+    with store.engine.connect() as conn:
+        row = conn.execute(select(matches.c.version, matches.c.ready).where(matches.c.id == table.match_id)).one()
+    assert (row.version, row.ready) == (table.version, 0)  # the marks cleared with the new deal
+    with pytest.raises(StorageError):  # a second writer from the same version stores nothing
+        store.add_deal(table, prev)
+    back = store.load(table.match_id)
+    assert back.version == table.version and len(back.deals) == 2 and back.deals[1].deck == table.deal.deck
+    store.close()
+
+
 def test_seat_tokens_are_stored_only_as_hashes(db_url):
     store = Store(db_url)
     table, tok1 = _new_table(store)

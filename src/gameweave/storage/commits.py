@@ -51,6 +51,16 @@ END_DEAL = (
     .values(status=bindparam("b_status"), winner=bindparam("b_winner"))
 )
 """A deal's result."""
+MARK_READY = (
+    update(matches).where(matches.c.id == bindparam("b_id"))
+    .values(ready=matches.c.ready.op("|")(bindparam("b_bit", type_=Integer))).returning(matches.c.ready)
+)
+"""A seat moved on from a finished deal: its bit set in one atomic update, the mask after
+it returned (two nodes marking both seats at once both count)."""
+BUMP_FOR_DEAL = BUMP_VERSION.values(ready=bindparam("b_ready", type_=Integer))
+"""The version compare-and-set of a new deal, which also clears the seats' ready marks."""
+INSERT_DEAL = insert(deals).values({c.name: bindparam(f"d_{c.name}") for c in deals.c})
+"""One deal row (its deck order and salt stay secret until it ends)."""
 
 
 def _store_action_statement() -> Any:
@@ -120,6 +130,56 @@ def action_row(table: Table, seat: int, action: int, seq: int, prev_version: int
     st = table.deal.state
     return ActionRow(table.match_id, table.deal.number, seq, seat, action, prev_version, table.version,
                      st.status, st.winner if st.winner >= 0 else None, (ms(table.bank[0]), ms(table.bank[1])))
+
+
+class DealWrites:
+    """The writes of moving on to the next deal (issue 10's ``next_deal``), each one
+    transaction of statements compiled once and run on a DB-API connection, as the group
+    commit's are: a seat's ready mark (:meth:`mark_ready`) and the new deal with the
+    version (:meth:`add_deal`)."""
+
+    def __init__(self, dialect: Any):
+        self.mark = DriverStatement(MARK_READY, dialect)
+        self.bump = DriverStatement(BUMP_FOR_DEAL, dialect)
+        self.insert = DriverStatement(INSERT_DEAL, dialect)
+
+    def mark_ready(self, raw: Any, match_id: str, seat: int) -> int:
+        """Set seat ``seat``'s (0/1) ready bit and commit; the mask of ready seats after
+        it (bit 0 seat 1, bit 1 seat 2; 0 for no such match)."""
+        cur = raw.cursor()
+        try:
+            self.mark.execute(cur, {"b_id": match_id, "b_bit": 1 << seat})
+            row = cur.fetchone()
+        except BaseException:
+            cur.close()
+            raw.rollback()
+            raise
+        cur.close()
+        raw.commit()
+        return int(row[0] or 0) if row else 0
+
+    def add_deal(self, raw: Any, table: Table, prev_version: int, row: dict[str, Any]) -> bool:
+        """Move the match from ``prev_version`` to ``table.version`` with the ready marks
+        cleared, and insert the deal ``row`` (column -> value), in one transaction; False
+        (nothing written) if another writer moved the version first.  The driver's
+        ``IntegrityError`` (the deal is stored already) propagates, rolled back."""
+        cur = raw.cursor()
+        try:
+            self.bump.execute(cur, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
+                                    "b_now": row["created_at"], "b_bank1": ms(table.bank[0]),
+                                    "b_bank2": ms(table.bank[1]), "b_ready": 0})
+            if cur.rowcount != 1:
+                cur.close()
+                raw.rollback()
+                return False
+            self.insert.execute(cur, {f"d_{k}": v for k, v in row.items()})
+        except BaseException:
+            cur.close()
+            raw.rollback()
+            raise
+        cur.close()
+        raw.commit()
+        return True
 
 
 class DriverStatement:
@@ -244,5 +304,6 @@ class PipelineCommitter(Committer):
         return out
 
 
-__all__ = ["ActionRow", "BUMP_VERSION", "Committer", "DriverStatement", "END_DEAL", "INSERT_ACTION",
+__all__ = ["ActionRow", "BUMP_FOR_DEAL", "BUMP_VERSION", "Committer", "DealWrites", "DriverStatement", "END_DEAL",
+           "INSERT_ACTION", "INSERT_DEAL", "MARK_READY",
            "PipelineCommitter", "SequentialCommitter", "action_row", "bump_version", "ms"]

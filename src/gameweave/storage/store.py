@@ -12,27 +12,37 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, UTC
 from pathlib import Path
+from typing import Any, TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 
 from ..engine import Match, validate_deck
 from ..tables import DealInfo, Table, deck_text
 from .ratings import of_match as ratings_of_match
 from .schema import actions, deals, matches
 from .checkpoint import WalCheckpointer
-from .commits import ActionRow, Committer, action_row, bump_version, ms
+from .commits import ActionRow, Committer, DealWrites, action_row, bump_version, ms
 from .errors import StorageError
 from .times import _iso, _now
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 """The packaged Alembic migrations."""
+
+T = TypeVar("T")
+
+
+def _deal_row(match_id: str, d: DealInfo, now: datetime) -> dict[str, Any]:
+    """A deal's row (column -> value) as stored when it is dealt."""
+    return {"match_id": match_id, "number": d.number, "opener": d.state.opener, "deck": deck_text(d.deck),
+            "salt": d.salt, "commitment": d.commitment, "status": d.state.status,
+            "winner": d.state.winner if d.state.winner >= 0 else None, "created_at": now, "test": d.test,
+            "resigned": d.resigned}
 
 
 def default_data_dir() -> Path:
@@ -153,6 +163,7 @@ class Store:
         self._held: list[Connection] = []
         self._held_lock = threading.Lock()
         self._committer = Committer.for_dialect(self.engine.dialect)
+        self._deal_writes = DealWrites(self.engine.dialect)
         if run_migrations:
             migrate(self.engine)
         self.checkpointer: WalCheckpointer | None = None
@@ -229,14 +240,7 @@ class Store:
 
     @staticmethod
     def _insert_deal(conn, match_id: str, d: DealInfo, now: datetime) -> None:
-        conn.execute(
-            insert(deals).values(
-                match_id=match_id, number=d.number, opener=d.state.opener,
-                deck=deck_text(d.deck), salt=d.salt, commitment=d.commitment,
-                status=d.state.status, winner=d.state.winner if d.state.winner >= 0 else None,
-                created_at=now, test=d.test, resigned=d.resigned,
-            )
-        )
+        conn.execute(insert(deals).values(**_deal_row(match_id, d, now)))
 
     def join(self, match_id: str, token_sha256: str, name: str | None = None) -> bool:
         """Give seat 2 (named ``name``, or None) to the holder of ``token_sha256``; False
@@ -252,11 +256,9 @@ class Store:
     def mark_ready(self, match_id: str, seat: int) -> int:
         """Store that ``seat`` (0/1) moved on from the finished deal (issue 10), in one
         atomic update (two nodes marking both seats at once both count); returns the
-        mask of ready seats after it (bit 0 seat 1, bit 1 seat 2)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(matches).where(matches.c.id == match_id)
-                         .values(ready=matches.c.ready.op("|")(1 << seat)))
-            return int(conn.execute(select(matches.c.ready).where(matches.c.id == match_id)).scalar() or 0)
+        mask of ready seats after it (bit 0 seat 1, bit 1 seat 2).  On this thread's kept
+        connection, as the group commit (:class:`~.commits.DealWrites`)."""
+        return self._on_writer(lambda raw: self._deal_writes.mark_ready(raw, match_id, seat))
 
     def resign(self, table: Table, prev_version: int, deal_number: int | None) -> None:
         """Commit a resignation already applied to ``table``: the deal ``deal_number``
@@ -316,10 +318,16 @@ class Store:
         other database failure raises and stores none of them; a connection the database
         closed (a restart) is replaced and the batch tried once more on a new one.  The
         statements run on the driver's own connection (:class:`~.commits.Committer`)."""
+        return self._on_writer(lambda raw: self._committer.commit(raw, rows))
+
+    def _on_writer(self, work: Callable[[Any], T]) -> T:
+        """``work(raw)`` on this thread's kept connection's driver connection
+        (:meth:`_writer`); a connection the database closed (a restart) is replaced and
+        ``work`` tried once more on a new one.  The driver's errors propagate."""
         for attempt in (1, 2):
             raw = self._writer().connection.dbapi_connection
             try:
-                return self._committer.commit(raw, rows)
+                return work(raw)
             except self._committer.dbapi.IntegrityError:
                 raise
             except self._committer.dbapi.Error as exc:
@@ -330,16 +338,17 @@ class Store:
         raise AssertionError("unreachable")
 
     def add_deal(self, table: Table, prev_version: int) -> None:
-        """Commit the table's new current deal (already added to ``table``) and version.
-        Raises :class:`StorageError` if another writer got there first."""
-        now = _now()
+        """Commit the table's new current deal (already added to ``table``) and version,
+        the seats' ready marks cleared, in one transaction on this thread's kept
+        connection (:class:`~.commits.DealWrites`).  Raises :class:`StorageError` if
+        another writer got there first (nothing written)."""
+        row = _deal_row(table.match_id, table.deal, _now())
         try:
-            with self.engine.begin() as conn:
-                bump_version(conn, table, prev_version)
-                conn.execute(update(matches).where(matches.c.id == table.match_id).values(ready=0))
-                self._insert_deal(conn, table.match_id, table.deal, now)
-        except IntegrityError as exc:
+            done = self._on_writer(lambda raw: self._deal_writes.add_deal(raw, table, prev_version, row))
+        except self._committer.dbapi.IntegrityError as exc:
             raise StorageError(f"match {table.match_id}: deal {table.deal.number} is already stored") from exc
+        if not done:
+            raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
 
     # ------------------------------------------------------------------ reads
     def load(self, match_id: str) -> Table | None:
