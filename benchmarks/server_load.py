@@ -22,7 +22,8 @@ Clients pause ``--think`` seconds (mean; default 0.5 s, like the server's bot de
 0.6 s) before each action, so K matches put the load of K real tables on the server;
 ``--think 0`` saturates it instead (then the round trip is mostly queueing: with K
 always-pending actions, latency = K / throughput).  The client holds its own garbage
-collector off while it measures: its pauses are not the server's round trip.
+collector off while it measures: its pauses are not the server's round trip (and an action
+sent before measuring began, during the client's last collection, is not counted).
 
 ``--lobby N`` keeps the lobby feed live while the server is measured (issue 20): N
 ``/ws/lobby`` subscribers (spread over the nodes) and, twice a second, an open table
@@ -79,6 +80,7 @@ class Stats:
     def __init__(self, think: float = 0.0) -> None:
         self.think = think
         self.measuring = False
+        self.since = float("inf")  # perf_counter when measuring began: earlier sends are not counted
         self.stop = False
         self.actions = 0
         self.rtts: list[float] = []
@@ -117,7 +119,7 @@ async def seat_client(url: str, match_id: str, seat: int, token: str, stats: Sta
                 continue
             last = frame
             if pending is not None and (frame["version"] > pending[0] or moved_on(frame, seat)):
-                if stats.measuring:
+                if stats.measuring and pending[1] >= stats.since:  # sent while measuring
                     stats.rtts.append(time.perf_counter() - pending[1])
                     stats.actions += 1
                 pending = None
@@ -217,7 +219,7 @@ async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed
     gc.freeze()
     gc.disable()
     stats.measuring = True
-    t0 = time.perf_counter()
+    t0 = stats.since = time.perf_counter()  # an action sent before (during the collection just made) is not counted
     await asyncio.sleep(seconds)
     stats.measuring = False
     gc.enable()
