@@ -17,6 +17,8 @@ per-call work took tenths of a millisecond that the event loop waited for.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -146,16 +148,9 @@ class DealWrites:
     def mark_ready(self, raw: Any, match_id: str, seat: int) -> int:
         """Set seat ``seat``'s (0/1) ready bit and commit; the mask of ready seats after
         it (bit 0 seat 1, bit 1 seat 2; 0 for no such match)."""
-        cur = raw.cursor()
-        try:
+        with _transaction(raw) as cur:
             self.mark.execute(cur, {"b_id": match_id, "b_bit": 1 << seat})
             row = cur.fetchone()
-        except BaseException:
-            cur.close()
-            raw.rollback()
-            raise
-        cur.close()
-        raw.commit()
         return int(row[0] or 0) if row else 0
 
     def add_deal(self, raw: Any, table: Table, prev_version: int, row: dict[str, Any]) -> bool:
@@ -163,23 +158,36 @@ class DealWrites:
         cleared, and insert the deal ``row`` (column -> value), in one transaction; False
         (nothing written) if another writer moved the version first.  The driver's
         ``IntegrityError`` (the deal is stored already) propagates, rolled back."""
-        cur = raw.cursor()
         try:
-            self.bump.execute(cur, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
-                                    "b_now": row["created_at"], "b_bank1": ms(table.bank[0]),
-                                    "b_bank2": ms(table.bank[1]), "b_ready": 0})
-            if cur.rowcount != 1:
-                cur.close()
-                raw.rollback()
-                return False
-            self.insert.execute(cur, {f"d_{k}": v for k, v in row.items()})
-        except BaseException:
-            cur.close()
-            raw.rollback()
-            raise
-        cur.close()
-        raw.commit()
+            with _transaction(raw) as cur:
+                self.bump.execute(cur, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
+                                        "b_now": row["created_at"], "b_bank1": ms(table.bank[0]),
+                                        "b_bank2": ms(table.bank[1]), "b_ready": 0})
+                if cur.rowcount != 1:
+                    raise _Moved()
+                self.insert.execute(cur, {f"d_{k}": v for k, v in row.items()})
+        except _Moved:
+            return False
         return True
+
+
+class _Moved(Exception):
+    """Another writer moved the version first (the transaction is rolled back)."""
+
+
+@contextmanager
+def _transaction(raw: Any) -> Iterator[Any]:
+    """A cursor of the DB-API connection ``raw`` (the driver begins the transaction):
+    committed when the block ends, rolled back if it raises."""
+    cur = raw.cursor()
+    try:
+        yield cur
+    except BaseException:
+        raw.rollback()
+        raise
+    finally:
+        cur.close()
+    raw.commit()
 
 
 class DriverStatement:
