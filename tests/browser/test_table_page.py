@@ -42,20 +42,28 @@ def take_seat(page, url: str, name: str | None = None) -> None:
     page.wait_for_url("**/table/*")
 
 
-def seat_one_opens(me, friend, live_server, deck, **options):
-    """A friend match dealt from ``deck`` (``options``: the create body's rules, clock,
-    hints …) in which seat 1 opens (R9; created again until the draw gives it): ``me``
-    (a page already on the site) holds seat 1 and opens the table, ``friend`` takes
-    seat 2 by the invite.  Returns the create answer (``match_id``, ``token`` …)."""
+def created_where_seat_one_opens(page, live_server, deck, **body) -> dict:
+    """Create a match (``body``: the create body) dealt from ``deck`` again until the
+    draw gives seat 1 the opening (R9: profiles that draw the first opener); the create
+    answer (``match_id``, ``token`` …)."""
     for _ in range(16):
         live_server.decks.push(deck)
-        made = me.request.post("/api/matches", data={"opponent": "friend", **options}).json()
-        frame = me.request.get(f"/api/matches/{made['match_id']}/view",
-                               headers={"Authorization": f"Bearer {made['token']}"}).json()
+        res = page.request.post("/api/matches", data=body)
+        assert res.status == 201, res.text()
+        made = res.json()
+        frame = page.request.get(f"/api/matches/{made['match_id']}/view",
+                                 headers={"Authorization": f"Bearer {made['token']}"}).json()
         if frame["view"]["opener"] == 1:
-            break
-    else:  # pragma: no cover - 2**-16
-        pytest.fail("seat 1 was never drawn to open")
+            return made
+    pytest.fail("seat 1 was never drawn to open")  # pragma: no cover - 2**-16
+
+
+def seat_one_opens(me, friend, live_server, deck, **options):
+    """A friend match dealt from ``deck`` (``options``: the create body's rules, clock,
+    hints …) in which seat 1 opens (:func:`created_where_seat_one_opens`): ``me`` (a
+    page already on the site) holds seat 1 and opens the table, ``friend`` takes seat 2
+    by the invite.  Returns the create answer (``match_id``, ``token`` …)."""
+    made = created_where_seat_one_opens(me, live_server, deck, opponent="friend", **options)
     me.evaluate(
         "([id, token]) => { localStorage.setItem('gameweave.seats', JSON.stringify({[id]: {seat: 1, token, opponent: 'friend', created: Date.now()}})); }",
         [made["match_id"], made["token"]],

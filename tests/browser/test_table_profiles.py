@@ -20,7 +20,7 @@ from gameweave.engine.conformance import build_deck
 
 from page_helpers import seat_token as _seat_token, view as _view, wait_redrawn as _wait_redrawn
 from test_table_page import (
-    seat_one_opens, take_seat,
+    created_where_seat_one_opens, seat_one_opens, take_seat,
     ENABLED, RESULT, _choose, _click_action, _legal, _version, check_deal_end, play_until_result, shot,
     shown_choices,
 )
@@ -44,17 +44,7 @@ def start_bot_match(page, live_server, rules: str, deck: tuple[int, ...], **fiel
     (profiles that draw the first opener, R9/§V, are asked again until seat 1 is drawn),
     keep its seat in this browser and open its table; returns the match id."""
     page.goto("/")
-    for _ in range(16):
-        live_server.decks.push(deck)
-        res = page.request.post("/api/matches", data={"opponent": "bot", "bot": "random", "rules": rules, **fields})
-        assert res.status == 201, res.text()
-        made = res.json()
-        frame = page.request.get(f"/api/matches/{made['match_id']}/view",
-                                 headers={"Authorization": f"Bearer {made['token']}"}).json()
-        if frame["view"]["opener"] == 1:
-            break
-    else:  # pragma: no cover - 2**-16
-        pytest.fail("seat 1 was never drawn to open")
+    made = created_where_seat_one_opens(page, live_server, deck, opponent="bot", bot="random", rules=rules, **fields)
     page.evaluate(
         "([id, seat, token]) => { const all = JSON.parse(localStorage.getItem('gameweave.seats') || '{}');"
         " all[id] = {seat, token, opponent: 'bot', created: Date.now()};"
