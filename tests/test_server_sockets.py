@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from gameweave.server.connection import Connection
+from gameweave.server.connection import SEND_NOW, Connection
 
 from nodes import Node
 from rawws import RawWs
@@ -211,5 +211,44 @@ def test_a_normal_close_still_sends_what_was_queued_first():
         conn.close(4000, "replaced by a newer connection")
         await asyncio.wait_for(conn.writer(), 5)
         assert ws.sent == ['{"a":1}', '{"b":2}'] and ws.closed_with == (4000, "replaced by a newer connection")
+
+    asyncio.run(scenario())
+
+
+def test_a_frame_with_nothing_queued_is_written_at_once_and_the_order_always_holds():
+    """``gameweave serve``'s protocol writes a frame at once (``send_now``) when nothing
+    waits before it; while it cannot (a full buffer: False) or the writer still holds a
+    frame, the frames queue behind, and every frame reaches the socket in order."""
+
+    async def scenario():
+        wire: list[str] = []
+        room = {"open": True}
+        held = asyncio.Event()
+
+        class Socket:
+            scope = {"extensions": {SEND_NOW: lambda text: room["open"] and not wire.append(text)}}
+
+            async def send_text(self, text: str) -> None:
+                await held.wait()  # the buffer drains only when the test says so
+                wire.append(text)
+
+            async def close(self, code: int, reason: str) -> None:
+                wire.append(f"close {code}")
+
+        conn = Connection(Socket(), "m", 0, "t")
+        writer = asyncio.create_task(conn.writer())
+        conn.send({"n": 1})
+        assert wire == ['{"n":1}'] and conn.queue.empty()  # written at once, no writer turn
+        room["open"] = False  # the buffer is full: send_now says False
+        conn.send({"n": 2})
+        room["open"] = True
+        await asyncio.sleep(0)
+        assert wire == ['{"n":1}'] and conn._sending and conn.queue.empty()  # the writer holds frame 2
+        conn.send({"n": 3})  # the buffer has room again, but frame 2 is not written yet: 3 goes behind it
+        conn.send({"n": 4})  # and 4 behind 3
+        held.set()
+        conn.close(1000, "")
+        await asyncio.wait_for(writer, 5)
+        assert wire == ['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}', "close 1000"]
 
     asyncio.run(scenario())

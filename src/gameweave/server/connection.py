@@ -1,5 +1,9 @@
 """One WebSocket of a seat or a spectator: an outgoing queue drained by a writer task.
 
+A frame with nothing queued before it is written to the socket at once where the
+protocol allows it (``gameweave serve``'s, :data:`SEND_NOW`: the handshake
+done, the write buffer not full); the others wait in the queue, in order.
+
 A client that does not read is closed by its writer with ``1008`` "client too slow"
 (PROTOCOL §4.4), seats and spectators alike: when :data:`MAX_QUEUED` frames or
 :data:`MAX_QUEUED_BYTES` bytes wait in its queue, or when one frame cannot be handed to
@@ -30,6 +34,10 @@ SEND_TIMEOUT = 5.0
 TOO_SLOW = (1008, "client too slow")
 """The close code and reason of a client that does not read."""
 
+SEND_NOW = "gameweave.send_now"
+"""The ASGI scope extension holding ``send_now(text) -> bool`` of ``gameweave serve``'s
+protocol (:mod:`.transport`): the text frame written at once, or False to use ``send``."""
+
 
 class Connection:
     """One seat's (or spectator's) WebSocket: an outgoing queue drained by a writer
@@ -47,6 +55,10 @@ class Connection:
         self.touched = 0.0
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.queued_bytes = 0
+        # the protocol's send_now (transport.SEND_NOW; absent under a test client): a frame
+        # with nothing queued before it is written at once, without waking the writer
+        self._send_now = (getattr(websocket, "scope", None) or {}).get("extensions", {}).get(SEND_NOW)
+        self._sending = False  # the writer holds a frame it has not handed over yet
         self.closed = False
         self.close_code: int | None = None
         self.close_reason = ""
@@ -57,6 +69,13 @@ class Connection:
         if self.closed:
             return
         text = frame if isinstance(frame, str) else dump_frame(frame)
+        if self._send_now is not None and not self._sending and self.queue.empty():
+            try:
+                if self._send_now(text):
+                    return
+            except Exception:  # the socket went away; the reader notices too
+                self.closed = True
+                return
         if self.queue.qsize() >= MAX_QUEUED or self.queued_bytes + len(text) > MAX_QUEUED_BYTES:
             self._too_slow("frames pile up")
             return
@@ -93,12 +112,15 @@ class Connection:
                 if text is None:
                     break
                 self.queued_bytes -= len(text)
+                self._sending = True
                 try:
                     async with asyncio.timeout(SEND_TIMEOUT):  # no task per frame, as wait_for makes
                         await self.ws.send_text(text)
                 except TimeoutError:
                     self._too_slow(f"a frame waited {SEND_TIMEOUT:g} s")
                     break
+                finally:
+                    self._sending = False
         except Exception:  # the socket went away; the reader notices too
             self.closed = True
             return
@@ -115,4 +137,4 @@ def dump_frame(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame).decode()
 
 
-__all__ = ["MAX_QUEUED", "MAX_QUEUED_BYTES", "SEND_TIMEOUT", "TOO_SLOW", "Connection", "dump_frame"]
+__all__ = ["MAX_QUEUED", "MAX_QUEUED_BYTES", "SEND_NOW", "SEND_TIMEOUT", "TOO_SLOW", "Connection", "dump_frame"]

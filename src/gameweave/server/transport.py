@@ -17,6 +17,11 @@ sans-I/O) with the four changes PROTOCOL §4.4 needs.
   while), so that a client that reads again finds the close frame.
 * **Shutdown says ``1001`` "server shutting down"** (uvicorn says ``1012``): SIGTERM
   closes every seat and spectator socket so.
+* **A frame can be written at once** (:data:`~.connection.SEND_NOW`): the scope's extension
+  ``gameweave.send_now`` is ``send_now(text) -> bool``, which writes a text frame to the
+  socket without a loop turn when nothing stands in the way (the handshake done, no close
+  sent, the write buffer not full) and says False otherwise (then the ASGI ``send``
+  must be used).  :class:`~.connection.Connection` writes so whenever its queue is empty.
 
 :func:`protocol_class` is ``None`` where uvicorn has no sans-I/O websockets protocol
 (uvicorn's default is used then, without these changes).
@@ -29,7 +34,7 @@ import logging
 import socket
 from typing import Any
 
-from .connection import TOO_SLOW
+from .connection import SEND_NOW, TOO_SLOW
 
 log = logging.getLogger("gameweave.server")
 
@@ -59,6 +64,21 @@ def protocol_class() -> type[asyncio.Protocol] | None:
                 except OSError:  # pragma: no cover - not a TCP socket
                     pass
             super().connection_made(transport)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            self.scope["extensions"][SEND_NOW] = self.send_now
+
+        def send_now(self, text: str) -> bool:
+            """Write the text frame ``text`` now, as ``send`` would without suspending;
+            False (nothing written) when ``send`` must be awaited instead: before the
+            handshake, after a close, or while the write buffer is full."""
+            if (not self.handshake_complete or self.close_sent or self.disconnected or self.initial_response is not None
+                    or not self.writable.is_set() or self.transport.is_closing()):
+                return False
+            self.conn.send_text(text.encode())
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
 
         async def send(self, message: Any) -> None:
             if message["type"] != "websocket.close" or self.writable.is_set() or not self.handshake_complete:
