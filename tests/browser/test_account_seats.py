@@ -81,6 +81,10 @@ def test_a_signed_in_seat_follows_the_account_to_a_second_browser(new_context, s
     # A's table is replaced, exactly as by a second tab; B plays the move
     a.wait_for_selector("[data-testid=table-page][data-replaced=true]")
     assert a.locator(ENABLED).count() == 0
+    # no control of A works any more, the hint's included, and its status line says why
+    # instead of a turn its board no longer follows
+    assert a.locator("[data-testid=hint]:not([disabled])").count() == 0
+    assert a.inner_text("[data-testid=status]") == a.inner_text("#banner").splitlines()[0]
     b.locator(ENABLED).first.click()
     b.wait_for_function(f"Number(document.querySelector('[data-testid=table-page]').dataset.version) > {version}")
     assert _seat_view(b, match_id, token)["version"] > version

@@ -107,7 +107,7 @@ function markRoot(root, { v, me, deal, testDeal, m }, version, spectator) {
 }
 
 /** The controls a sent move, or a seat held by another tab, disables. */
-const CONTROLS = "[data-action], [data-pick], [data-send], [data-testid=next-deal], [data-testid=rematch], [data-testid=resign], [data-phrase]";
+const CONTROLS = "[data-action], [data-pick], [data-send], [data-testid=next-deal], [data-testid=rematch], [data-testid=resign], [data-phrase], [data-testid=hint]";
 
 /** /table/{id}: the live table for the seat this browser holds. */
 export function openTable(main, matchId, { go }, { watch = null } = {}) {
@@ -162,7 +162,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     if (!guide && !spectator && isTutorialFrame(f)) guide = createGuide(env, el.status.status);
     if (guide) guide.render(f);
     regions.effects.render(f, ctx);
-    if (client.replaced) disableAll();
+    if (client.replaced) showReplaced();
     fitChoices(root); // one screen: the lists of choices leave the hand in view
     const playing = ctx.v.status === "playing";
     restoreFocus(root, focus, { want: opts.focus, myTurn: !spectator && ctx.v.to_act === ctx.me && playing, playing, fallback: el.status.status });
@@ -183,6 +183,13 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
     if (fatal) el.status.status.textContent = words;
   }
 
+  /** Another tab or window holds the seat: no control works here, and the status line
+   * says so instead of a turn this board no longer follows (it is dimmed, table.css). */
+  function showReplaced() {
+    disableAll();
+    el.status.status.textContent = t("page.table.replaced");
+  }
+
   function onStatus(s) {
     if (s === "open") {
       banner(null);
@@ -192,7 +199,7 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
       // Another tab or window took the seat: this one must not look playable.
       root.dataset.replaced = "true";
       dialogs.close();
-      disableAll();
+      showReplaced();
       banner(t("page.table.replaced"), { label: t("page.table.play_here"), run: () => client.reclaim() });
     }
   }
