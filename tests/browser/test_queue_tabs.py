@@ -73,6 +73,26 @@ def test_two_tabs_clicking_at_once_on_a_slow_network_are_never_paired_with_each_
     first.wait_for_selector("[data-testid=queue-status]", state="hidden")
 
 
+def test_the_other_tab_notice_goes_when_that_tab_stops_waiting(new_context):
+    first = _lobby(new_context, DESKTOP, "en-US", name="Ana")
+    second = first.context.new_page()
+    second.goto("/")
+    second.wait_for_selector("[data-testid=open-tables]")
+    for page in (first, second):
+        _choose(page)
+    first.click("[data-testid=quick-match]")
+    first.wait_for_function("() => !!sessionStorage.getItem('gameweave.queue')")
+    second.click("[data-testid=quick-match]")
+    second.wait_for_selector("[data-testid=queue-status]:not(:empty)")
+    assert "other tab" in second.inner_text("[data-testid=queue-status]")
+    first.click("[data-testid=cancel-queue]")
+    second.wait_for_selector("[data-testid=queue-status]", state="hidden")  # nothing left to wait for
+    second.click("[data-testid=quick-match]")  # and this tab queues itself now
+    second.wait_for_function("() => !!sessionStorage.getItem('gameweave.queue')")
+    second.click("[data-testid=cancel-queue]")
+    second.wait_for_selector("[data-testid=queue-status]", state="hidden")
+
+
 def test_a_seat_that_another_tabs_write_left_out_is_put_back(new_context):
     """Two tabs saving a seat at the same moment each write the list as they read it; the
     tab whose new seat the other's write left out puts it back."""

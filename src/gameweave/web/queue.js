@@ -122,6 +122,10 @@ export function queueBox({ choices, go, rated, send }) {
   }
 
   window.addEventListener("pagehide", () => markHere(false));  // a closed tab waits nowhere (a reload marks again)
+  window.addEventListener("storage", (ev) => {
+    // the other tab waiting stopped (paired, cancelled, closed): its "other tab" notice here goes
+    if (ev.key === HERE_KEY && !entry && !starting && !waitingElsewhere()) el.hidden = true;
+  });
   browserKey();  // made now, long before a click: two tabs opened later read the same one
 
   let starting = false;  // a second click (or a double click) while the first is on its way joins nothing
