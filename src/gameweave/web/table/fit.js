@@ -16,17 +16,26 @@ const MIN_PX = 52;
 /** Room left under the seat's area (px): the page's own padding. */
 const MARGIN_PX = 4;
 
-/** Fit the lists of choices of `root` (the table page) to the viewport. */
+/** The most the page may be over (px) for the closer spacing to be tried: it saves about
+ * that much (table.css `.fit-close`); a page further over scrolls as it would anyway. */
+const CLOSE_PX = 24;
+
+/** Fit the lists of choices of `root` (the table page) to the viewport; if the seat's
+ * area still ends a little below it (no list left to shrink: a selected card's Throw
+ * button beside a full table), the board's rows move closer together (`fit-close`). */
 export function fitChoices(root) {
   const lists = [...root.querySelectorAll(LISTS)];
   const seat = root.querySelector(".seat.me");
   for (const list of lists) list.style.removeProperty("--fit-max");
-  if (!lists.length || !seat) return;
-  const bottom = () => seat.getBoundingClientRect().bottom + window.scrollY + MARGIN_PX;
+  root.classList.remove("fit-close");
+  if (!seat) return;
+  const over = () => seat.getBoundingClientRect().bottom + window.scrollY + MARGIN_PX - document.documentElement.clientHeight;
   for (const list of lists) {
-    const over = bottom() - document.documentElement.clientHeight;
-    if (over <= 0) return;
+    const by = over();
+    if (by <= 0) return;
     const height = list.getBoundingClientRect().height;
-    if (height > MIN_PX) list.style.setProperty("--fit-max", `${Math.floor(Math.max(MIN_PX, height - over))}px`);
+    if (height > MIN_PX) list.style.setProperty("--fit-max", `${Math.floor(Math.max(MIN_PX, height - by))}px`);
   }
+  const left = over();
+  if (left > 0 && left <= CLOSE_PX) root.classList.add("fit-close");
 }
