@@ -25,6 +25,17 @@ def _choose(page) -> None:
     page.select_option("[data-testid=clock-select]", CLOCK)
 
 
+def _two_tabs(new_context):
+    """Two tabs of one browser on the lobby, the same rules and clock chosen in each."""
+    first = _lobby(new_context, DESKTOP, "en-US", name="Ana")
+    second = first.context.new_page()
+    second.goto("/")
+    second.wait_for_selector("[data-testid=open-tables]")
+    for page in (first, second):
+        _choose(page)
+    return first, second
+
+
 def _ticket(page) -> str:
     return page.evaluate("() => JSON.parse(sessionStorage.getItem('gameweave.queue')).ticket")
 
@@ -34,12 +45,7 @@ def _status(page, ticket: str) -> dict:
 
 
 def test_two_tabs_clicking_at_once_on_a_slow_network_are_never_paired_with_each_other(new_context):
-    first = _lobby(new_context, DESKTOP, "en-US", name="Ana")
-    second = first.context.new_page()
-    second.goto("/")
-    second.wait_for_selector("[data-testid=open-tables]")
-    for page in (first, second):
-        _choose(page)
+    first, second = _two_tabs(new_context)
     held: list = []
     first.route("**/api/queue", lambda route: held.append(route))  # the first tab's POST is slow to go
     posts: list[dict] = []
@@ -74,12 +80,7 @@ def test_two_tabs_clicking_at_once_on_a_slow_network_are_never_paired_with_each_
 
 
 def test_the_other_tab_notice_goes_when_that_tab_stops_waiting(new_context):
-    first = _lobby(new_context, DESKTOP, "en-US", name="Ana")
-    second = first.context.new_page()
-    second.goto("/")
-    second.wait_for_selector("[data-testid=open-tables]")
-    for page in (first, second):
-        _choose(page)
+    first, second = _two_tabs(new_context)
     first.click("[data-testid=quick-match]")
     first.wait_for_function("() => !!sessionStorage.getItem('gameweave.queue')")
     second.click("[data-testid=quick-match]")
