@@ -85,6 +85,8 @@ def test_a_signed_in_seat_follows_the_account_to_a_second_browser(new_context, s
     # instead of a turn its board no longer follows
     assert a.locator("[data-testid=hint]:not([disabled])").count() == 0
     assert a.inner_text("[data-testid=status]") == a.inner_text("#banner").splitlines()[0]
+    assert "●" not in a.title() and "●" in b.title()  # seat 1 is to act: B says so, A no longer
+    assert "favicon-turn" not in a.evaluate("() => document.querySelector('link[rel~=icon]').href")
     b.locator(ENABLED).first.click()
     b.wait_for_function(f"Number(document.querySelector('[data-testid=table-page]').dataset.version) > {version}")
     assert _seat_view(b, match_id, token)["version"] > version

@@ -184,10 +184,11 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
   }
 
   /** Another tab or window holds the seat: no control works here, and the status line
-   * says so instead of a turn this board no longer follows (it is dimmed, table.css). */
+   * and the tab's title say so instead of a turn this board no longer follows (it is
+   * dimmed, table.css). */
   function showReplaced() {
     disableAll();
-    el.status.status.textContent = t("page.table.replaced");
+    status.replaced(el.status, baseTitle);
   }
 
   function onStatus(s) {

@@ -38,6 +38,14 @@ export function render(el, f, { v, m, me, names, oppName, forced, spectator, bas
     ]));
 }
 
+/** Another tab or window holds the seat: the status line says so, and the tab's title
+ * and icon no longer say it is this seat's turn (`title`: the table's plain title). */
+export function replaced(el, title) {
+  el.status.textContent = t("page.table.replaced");
+  el.status.classList.remove("mine");
+  markTurn(false, title);
+}
+
 /** The table is closed: the tab's title and icon no longer say whose turn it is. */
 export function close() {
   clearTurn(t("page.title.lobby"));
