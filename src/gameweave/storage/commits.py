@@ -84,12 +84,18 @@ def _store_action_statement() -> Any:
     return select(func.count()).select_from(bumped).add_cte(stored).add_cte(ended)
 
 
+def bump_params(table: Table, prev_version: int, now: Any) -> dict[str, Any]:
+    """:data:`BUMP_VERSION`'s parameters: ``table`` moving from ``prev_version`` to its
+    version at ``now``, with the seats' time banks."""
+    return {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version, "b_now": now,
+            "b_bank1": ms(table.bank[0]), "b_bank2": ms(table.bank[1])}
+
+
 def bump_version(conn: Any, table: Table, prev_version: int) -> None:
     """Move the match row from ``prev_version`` to ``table.version`` in ``conn``'s
     (a SQLAlchemy connection's) transaction.  Raises :class:`StorageError` if another
     writer moved it first."""
-    res = conn.execute(BUMP_VERSION, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
-                                      "b_now": _now(), "b_bank1": ms(table.bank[0]), "b_bank2": ms(table.bank[1])})
+    res = conn.execute(BUMP_VERSION, bump_params(table, prev_version, _now()))
     if res.rowcount != 1:
         raise StorageError(f"match {table.match_id}: version {prev_version} is no longer current")
 
@@ -160,9 +166,7 @@ class DealWrites:
         ``IntegrityError`` (the deal is stored already) propagates, rolled back."""
         try:
             with _transaction(raw) as cur:
-                self.bump.execute(cur, {"b_id": table.match_id, "b_prev": prev_version, "b_new": table.version,
-                                        "b_now": row["created_at"], "b_bank1": ms(table.bank[0]),
-                                        "b_bank2": ms(table.bank[1]), "b_ready": 0})
+                self.bump.execute(cur, {**bump_params(table, prev_version, row["created_at"]), "b_ready": 0})
                 if cur.rowcount != 1:
                     raise _Moved()
                 self.insert.execute(cur, {f"d_{k}": v for k, v in row.items()})
@@ -314,4 +318,4 @@ class PipelineCommitter(Committer):
 
 __all__ = ["ActionRow", "BUMP_FOR_DEAL", "BUMP_VERSION", "Committer", "DealWrites", "DriverStatement", "END_DEAL",
            "INSERT_ACTION", "INSERT_DEAL", "MARK_READY",
-           "PipelineCommitter", "SequentialCommitter", "action_row", "bump_version", "ms"]
+           "PipelineCommitter", "SequentialCommitter", "action_row", "bump_params", "bump_version", "ms"]
