@@ -13,11 +13,17 @@ measures for a fixed time and prints:
   with the next version on the same socket.
 
 ``--echo`` runs the same client against a **floor** instead: a bare WebSocket server on
-the same stack (uvicorn, websockets, JSON) with no rules, no database and no Redis,
-which answers every action at once with a state frame of the same size to both seats
-(sizes that grow through a deal as the server's do, :data:`ECHO_PAD_MIN`).
+the same stack (uvicorn with ``gameweave serve``'s WebSocket protocol, JSON) with no
+rules, no database and no Redis, which answers every action at once to both seats with
+the state frames the server itself would send at that point of a deal: real frames of
+random deals, built once at its start by the server's own frame code
+(:func:`echo_frames`), so the client receives and parses the same bytes from both.
 The machine is noisy, so compare each figure with the floor measured in the same run
 (``--compare`` runs the floor and then the server, one after the other).
+
+The client runs on one CPU and the servers on the others (:func:`pin`; ``--no-pin`` lets
+them share), as a load generator on its own machine would: sharing two CPUs, the client's
+bursts of frames to parse take the CPU from the server that just sent them.
 
 Clients pause ``--think`` seconds (mean; default 0.5 s, like the server's bot delay of
 0.6 s) before each action, so K matches put the load of K real tables on the server;
@@ -89,6 +95,8 @@ class Stats:
         self.lobby_events = 0
         self.lobby_heard: list[tuple[str, float]] = []
         self.lobby_made: dict[str, float] = {}
+        self.frames = 0  # frames received on the seats' sockets while measuring, and their bytes
+        self.frame_bytes = 0
 
 
 async def seat_client(url: str, match_id: str, seat: int, token: str, stats: Stats, rng: random.Random) -> None:
@@ -106,6 +114,9 @@ async def seat_client(url: str, match_id: str, seat: int, token: str, stats: Sta
                     await act(ws, last, seat, rng, stats)
                 continue
             frame = json.loads(raw)
+            if stats.measuring:
+                stats.frames += 1
+                stats.frame_bytes += len(raw)
             if frame["type"] == "error":
                 stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
                 if frame["code"] == "rate_limited":
@@ -234,13 +245,47 @@ async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed
 
 
 # ---------------------------------------------------------------------------- the echo floor
-ECHO_PAD_MIN, ECHO_PAD_STEP, ECHO_DEAL_STEPS = 1250, 95, 45
-"""Filler that gives the floor's state frames the sizes of the server's: a seat's frame
-carries the deal's history, so it grows through a deal and starts again at the next one
-(measured at 200 matches, 2026-12-03: 1.4 KB at a deal's start to 5.8 KB, 3.5 KB mean and
-median).  The floor's frame at version v carries ``ECHO_PAD_MIN + ECHO_PAD_STEP * (v mod
-ECHO_DEAL_STEPS)`` bytes of filler, v counted from a point of the deal drawn for each
-match: 1.4 to 5.6 KB, 3.5 KB on average."""
+ECHO_DEALS = 40
+"""Random deals whose real state frames the floor sends (built once when it starts)."""
+
+
+def echo_frames(deals: int = ECHO_DEALS, seed: int = 7) -> list[list[tuple[str, str]]]:
+    """The floor's frames: the state frames ``gameweave serve`` itself would send in
+    ``deals`` random-vs-random deals of a joined friend tally match, built by the server's
+    own code (:meth:`~gameweave.server.room.MatchRoom.frame`, ``dump_frame``), so that the
+    client reads and parses the same bytes from the floor as from the server (their size
+    grows through a deal with its history: 1.5 to 8 KB; at 200 matches after the warm-up
+    5.3 KB on average from the floor, 5.4 KB from the server).  The pad of filler the floor
+    sent before had drifted to two thirds of the server's size (3.5 KB against 5.4 KB:
+    the frames grew with issue 20's ratings and players) and cost the client a seventh of
+    the parsing (4 µs a frame against 28 µs).
+
+    Returns, per deal, per step while it is played: ``(seat 1's frame, seat 2's frame)``,
+    each cut just after ``{"type":"state","version":N`` so that the floor writes its own
+    version in front."""
+    from gameweave.engine import shuffled_deck
+    from gameweave.server.connection import dump_frame
+    from gameweave.server.room import MatchRoom
+    from gameweave.tables import Table, check_new_match, hash_token
+
+    rng = random.Random(seed)
+    opts = check_new_match("gameweave", "tally")
+    head = '{"type":"state","version":'
+    out = []
+    for i in range(deals):
+        table, _ = Table.create(opponent="friend", bot=None, format="tally", target=opts["target"],
+                                deck=shuffled_deck(seed * 1000 + i), salt="ab" * 16, name="Ana")
+        table.token_hashes[1], table.names[1] = hash_token("seat-two"), "Bea"  # joined
+        room = MatchRoom(table)
+        steps = []
+        while not table.state.is_over:
+            texts = [dump_frame(room.frame(s, wire=True)) for s in (0, 1)]
+            assert all(t.startswith(head) for t in texts), "a state frame begins with its type and version"
+            tails = [t[t.index(",", len(head)):] for t in texts]
+            steps.append((tails[0], tails[1]))
+            table.apply_action(table.state.to_act, rng.choice(table.state.legal_actions()))
+        out.append(steps)
+    return out
 
 
 ECHO_TABLE = {"rules": "gameweave", "format": "single", "target": None, "clock": None, "rated": False,
@@ -251,20 +296,24 @@ ECHO_TABLE = {"rules": "gameweave", "format": "single", "target": None, "clock":
 def echo_app():
     """The floor: an ASGI app speaking just enough of the protocol for this client —
     ``hello`` answered with a state frame, every ``action``/``next_deal`` answered at once
-    with the next version to both seats (whose turn alternates); no rules, no storage.
+    with the next version to both seats (the next step of the deal, :func:`echo_frames`); no
+    rules, no storage.
     With ``--lobby`` it is the lobby feed's floor too: ``/ws/lobby`` sockets, and each
     ``POST /api/open-tables`` (or ``…/cancel``) sends one event to all of them at once."""
     matches: dict[str, dict] = {}
     lobby: set = set()  # the lobby sockets' send callables
+    deals = echo_frames()
 
     def frame(m: dict, seat: int) -> str:
-        to_act = m["to_act"]
-        return json.dumps({"type": "state", "version": m["version"], "seat": seat,
-                           "match": {"over": False,
-                                     "pad": "x" * (ECHO_PAD_MIN + ECHO_PAD_STEP * ((m["version"] + m["phase"]) % ECHO_DEAL_STEPS))},
-                           "view": {"status": "playing", "to_act": to_act,
-                                    "legal": ["throw Ks", "throw Qd", "throw 7h"] if to_act == seat else []}},
-                          separators=(",", ":"))
+        """Seat ``seat``'s (1/2) frame of the match's step now, under the match's version."""
+        return '{"type":"state","version":' + str(m["version"]) + deals[m["deal"] % len(deals)][m["step"]][seat - 1]
+
+    def advance(m: dict) -> None:
+        """One action: the next step of the deal, or the first of the next deal."""
+        m["version"] += 1
+        m["step"] += 1
+        if m["step"] >= len(deals[m["deal"] % len(deals)]):
+            m["deal"], m["step"] = m["deal"] + 1, 0
 
     async def app(scope, receive, send):
         if scope["type"] == "lifespan":
@@ -298,8 +347,8 @@ def echo_app():
                 return
             if path == "/api/matches":
                 mid = uuid.uuid4().hex[:16]
-                # each match at its own point of a deal, as the server's are after a while
-                matches[mid] = {"version": 1, "to_act": 1, "socks": {}, "phase": random.randrange(ECHO_DEAL_STEPS)}
+                # a deal of its own from its start, as the server's matches begin theirs
+                matches[mid] = {"version": 1, "socks": {}, "deal": random.randrange(len(deals)), "step": 0}
                 body = {"match_id": mid, "token": "t1", "invite_url": f"/join/{mid}/inv"}
             else:
                 body = {"token": "t2", "ok": True}
@@ -335,8 +384,7 @@ def echo_app():
                     m["socks"][seat] = send
                     await send({"type": "websocket.send", "text": frame(m, seat)})
                 elif obj.get("type") in ("action", "next_deal"):
-                    m["version"] += 1
-                    m["to_act"] = 3 - m["to_act"]
+                    advance(m)
                     for s, out in list(m["socks"].items()):
                         try:
                             await out({"type": "websocket.send", "text": frame(m, s)})
@@ -350,18 +398,52 @@ def echo_app():
 
 
 def serve_echo(port: int) -> None:
-    """Run the floor on 127.0.0.1:``port`` (same uvicorn settings as ``gameweave serve``)."""
+    """Run the floor on 127.0.0.1:``port`` (same uvicorn settings and WebSocket protocol
+    as ``gameweave serve``: :func:`gameweave.server.transport.protocol_class`)."""
     import uvicorn
 
-    uvicorn.run(echo_app(), host="127.0.0.1", port=port, log_level="warning",
+    from gameweave.server.transport import protocol_class
+
+    uvicorn.run(echo_app(), host="127.0.0.1", port=port, log_level="warning", ws=protocol_class() or "auto",
                 ws_max_size=1024 * 1024, ws_per_message_deflate=False, access_log=False)
 
 
 # ---------------------------------------------------------------------------- processes
+CPUS: tuple[set[int], set[int]] | None = None
+"""``(the load client's CPUs, the servers' CPUs)`` once :func:`pin` has run, else None."""
+
+
+def pin(enabled: bool = True) -> str:
+    """Keep the load client off the servers' CPUs: this process (the client) runs on the
+    first CPU it may use and every server started later (the floor, the nodes) on the
+    others; PostgreSQL and Redis, started by the machine, stay where the system puts
+    them.  Sharing the CPUs, the client (800 frames a second to parse at 200 matches)
+    takes the CPU from the server that has just sent it a frame, and the server, which
+    does more per action than the floor, loses more to that (figures in
+    ``docs/BENCHMARKS.md``).  Returns a line for the report ("" when not pinned: ``enabled`` false, fewer than
+    two CPUs, or no ``sched_setaffinity``)."""
+    global CPUS
+    if not enabled or not hasattr(os, "sched_setaffinity"):
+        return ""
+    mine = sorted(os.sched_getaffinity(0))
+    if len(mine) < 2:
+        return ""
+    CPUS = ({mine[0]}, set(mine[1:]))
+    os.sched_setaffinity(0, CPUS[0])
+    return f"client on CPU {mine[0]}, servers on CPU {','.join(map(str, mine[1:]))}"
+
+
+def _server_cpus() -> None:
+    """In a server's child process before it runs: its CPUs (:func:`pin`)."""
+    if CPUS is not None:
+        os.sched_setaffinity(0, CPUS[1])
+
+
 def start(cmd: list[str], url: str) -> subprocess.Popen:
-    """Start one server process and wait until ``url`` answers (exits the script if not)."""
+    """Start one server process (on the servers' CPUs, :func:`pin`) and wait until ``url``
+    answers (exits the script if not)."""
     log = tempfile.NamedTemporaryFile("w+b", prefix="gameweave-load-", suffix=".log", delete=False)
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=_server_cpus)
     proc.log_path = log.name  # type: ignore[attr-defined]
     deadline = time.time() + 60
     while True:
@@ -472,11 +554,15 @@ def main() -> int:
     ap.add_argument("--url", help="use a running server at this loopback URL instead of starting one")
     ap.add_argument("--lobby", type=int, default=0,
                     help="lobby-feed subscribers kept live while the server is measured (0..1000)")
+    ap.add_argument("--no-pin", action="store_true",
+                    help="let the client share the servers' CPUs (default: the client on one CPU, the servers on the others)")
     ap.add_argument("--serve-echo", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_echo:
         serve_echo(args.serve_echo)
         return 0
+    pinned = pin(not args.no_pin)
+    print(f"server_load: {pinned or 'not pinned: the client shares the CPUs of the servers'}")
     k = max(1, min(args.matches, 1000))
     seconds = max(1.0, min(args.seconds, 300.0))
     for u in (args.database_url or "", args.redis_url or ""):
@@ -528,7 +614,8 @@ def report(stats: Stats, k: int, label: str) -> int:
     p = lambda q: pct(rtts, q) * 1000  # noqa: E731
     print(f"server_load: {label}: {k} concurrent matches (random vs random over WebSockets), "
           f"think {stats.think:g} s, {stats.elapsed:.1f} s measured, {os.cpu_count()} CPUs")
-    print(f"  actions/s: {stats.actions / stats.elapsed:.0f}")
+    print(f"  actions/s: {stats.actions / stats.elapsed:.0f}; frames received {stats.frame_bytes / max(1, stats.frames) / 1000:.1f} KB "
+          "on average")
     print(f"  round trip: p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, mean {statistics.fmean(rtts) * 1000:.1f} ms")
     if stats.errors:
         print(f"  errors: {stats.errors}")
