@@ -1,0 +1,43 @@
+"""benchmarks/server_load.py's echo floor sends the server's own state frames (issue 18):
+what it replays is what ``gameweave serve`` would send, valid against the frame's model,
+and the floor's own version goes in front of each."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from gameweave.server.schemas import StateFrame
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "server_load.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("gw_bench_server_load", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_issue18_the_floor_replays_real_state_frames_under_its_own_version() -> None:
+    bench = _load()
+    deals = bench.echo_frames(deals=2, seed=3)
+    assert len(deals) == 2 and all(len(steps) > 10 for steps in deals)
+    sizes = []
+    for steps in deals:
+        for i, pair in enumerate(steps):
+            for seat, tail in enumerate(pair, start=1):
+                text = '{"type":"state","version":' + str(1000 + i) + tail
+                frame = json.loads(text)
+                StateFrame.model_validate(frame, strict=True)  # a real frame, whole
+                assert frame["version"] == 1000 + i and frame["seat"] == seat
+                assert frame["view"]["status"] == "playing"
+                # R21: a seat's frame holds its own hand, never the other's
+                assert frame["view"]["opponent_hand"] is None
+                sizes.append(len(text))
+    # the history makes them grow through a deal, as the server's do
+    assert min(sizes) < 2500 < max(sizes)
+    first, last = deals[0][0][0], deals[0][-1][0]
+    assert len(last) > len(first)
