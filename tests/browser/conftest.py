@@ -169,7 +169,7 @@ def _page_not_found(message) -> bool:
     itself, which then says "no such match" in words) as a console error: an answer,
     not a page error."""
     path = urlsplit(message.location.get("url") or "").path
-    return "status of 404" in message.text and path.startswith(("/table/", "/player/"))
+    return "status of 404" in message.text and path.startswith(("/table/", "/player/", "/replay/"))
 
 
 def _contexts(browser, url: str, init_script: str):

@@ -251,6 +251,24 @@ def test_an_unknown_table_says_no_such_match(new_context, locale):
     assert translate("page.no_seat.title", lang) in page.inner_text("main")
 
 
+@pytest.mark.parametrize("locale", ["en-US", "es-MX"])
+def test_an_unknown_match_s_replay_says_no_such_match(new_context, locale):
+    """/replay/<id>/1 of a match the server does not know: 404 and "no such match", not
+    "no seat"; of a match that exists but whose seat this browser lacks: 200, "no seat"."""
+    lang = locale[:2]
+    page = new_context(PHONE, locale=locale).new_page()
+    res = page.goto("/replay/0123456789abcdef/1")
+    assert res.status == 404
+    page.wait_for_selector("[data-testid=no-match]")
+    assert translate("page.no_match.title", lang) in page.inner_text("main")
+    assert page.locator("[data-testid=no-seat]").count() == 0
+    made = page.request.post("/api/matches", data={"opponent": "bot", "bot": "random"}).json()
+    res = page.goto(f"/replay/{made['match_id']}/1")
+    assert res.status == 200
+    page.wait_for_selector("[data-testid=no-seat]")
+    assert translate("page.replay.no_seat", lang) in page.inner_text("main")
+
+
 def test_before_the_friend_joins_the_table_waits_for_them(new_context, tmp_path):
     """A clocked friend match: until seat 2 joins, the status says "Waiting for Player 2
     to join" (never that they are deciding), and no clock is shown; once they join, both

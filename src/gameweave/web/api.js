@@ -95,6 +95,14 @@ export async function api(method, path, { body, token } = {}) {
 }
 
 /** The heartbeat's period (presence: the server calls a seat offline after 12 s). */
+/** Resolves true when the server knows no match `matchId` (invite-status answers
+ * `unknown_match` for one it does not know, always with 200, so nothing is logged as
+ * refused); false when it does, or when the question fails. */
+export function matchUnknown(matchId) {
+  return api("POST", `/api/matches/${encodeURIComponent(matchId)}/invite-status`, { body: { invite: "" } })
+    .then((st) => st.code === "unknown_match", () => false);
+}
+
 export const HEARTBEAT_MS = 5000;
 
 /** The heartbeat period in ms: HEARTBEAT_MS, or localStorage gameweave.heartbeat_ms (tests

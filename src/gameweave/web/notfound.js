@@ -4,14 +4,20 @@
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 
+/** Replace `main` with a panel of `title` and `text` (already in the reader's language)
+ * and the way back to the lobby; `testid` names the panel for tests, `cls` adds classes. */
+export function notice(main, testid, title, text, cls = "") {
+  main.replaceChildren(
+    h("section", { class: `panel ${cls}`.trim(), "data-testid": testid },
+      h("h1", {}, title),
+      h("p", {}, text),
+      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary", "data-testid": "back-to-lobby" }, t("page.back_to_lobby")))),
+  );
+}
+
 /** Replace `main` with the "nothing here" panel saying `text` (already in the reader's
  * language). */
 export function nothingHere(main, text) {
   document.title = t("page.title.not_found");
-  main.replaceChildren(
-    h("section", { class: "panel not-found", "data-testid": "not-found" },
-      h("h1", {}, t("page.no_such_page")),
-      h("p", {}, text),
-      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary", "data-testid": "back-to-lobby" }, t("page.back_to_lobby")))),
-  );
+  notice(main, "not-found", t("page.no_such_page"), text, "not-found");
 }

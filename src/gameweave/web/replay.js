@@ -3,9 +3,10 @@
 // rules stay in Python; the page only draws the snapshots.
 
 import { analyzeControl } from "./advice.js";
-import { api, seatFor } from "./api.js";
+import { api, matchUnknown, seatFor } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, spoken, spokenList } from "./cards.js";
 import { t } from "./i18n.js";
+import { notice } from "./notfound.js";
 import { h } from "./ui.js";
 import { logLines, namer, seatName as nameOfSeat } from "./words.js";
 
@@ -148,11 +149,17 @@ export function openReplay(main, matchId, dealNo) {
   const visitor = query.get("player") && ["1", "2"].includes(query.get("seat"))
     ? { seat: Number(query.get("seat")), token: null, player: query.get("player") } : null;
   const mine = seatFor(matchId) || visitor;
-  if (!mine) {
-    main.replaceChildren(h("section", { class: "panel" }, h("h1", {}, t("page.replay.no_seat")),
-      h("p", {}, t("page.replay.no_seat_text")),
-      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, t("page.back_to_lobby")))));
-    return { close() {} };
+  if (!mine) {  // no seat here: say so, or that there is no such match
+    let closed = false;
+    const panel = (testid, title, text) => notice(main, testid, title, text);
+    main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.loading"))));
+    matchUnknown(matchId).then((unknown) => {
+      if (closed) return;
+      if (!unknown) return panel("no-seat", t("page.replay.no_seat"), t("page.replay.no_seat_text"));
+      document.title = t("page.title.not_found");
+      panel("no-match", t("page.no_match.title"), t("page.no_match.text", { id: matchId }));
+    });
+    return { close() { closed = true; } };
   }
   const me = mine.seat;
   let names = namer(me, t("page.player_n", { n: me === 1 ? 2 : 1 }));

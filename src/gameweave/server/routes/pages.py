@@ -83,9 +83,10 @@ async def player_page(name: str, request: Request):
 
 
 @router.get("/replay/{match_id}/{n}")
-async def replay_page(match_id: str, n: str):
-    """The replay page."""
-    return index()
+async def replay_page(match_id: str, n: str, request: Request):
+    """The replay page; 404 (the same page, which says so) for a match that does not
+    exist."""
+    return index(200 if await request.app.state.hub.table(match_id) is not None else 404)
 
 
 def docs_assets_dir() -> Path | None:

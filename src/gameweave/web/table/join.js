@@ -1,41 +1,34 @@
 // The pages before a table: the invite page, where a friend gives a name and takes seat
 // 2, and the page of a table this browser holds no seat of (or that does not exist).
 
-import { api, ApiError, saveSeat, seatFor } from "../api.js";
+import { api, ApiError, matchUnknown, saveSeat, seatFor } from "../api.js";
 import { t } from "../i18n.js";
 import { takeHeldSeat } from "../mine.js";
+import { notice } from "../notfound.js";
 import { h } from "../ui.js";
 import { nameProblem } from "../words.js";
 
 /** /table/{id} in a browser that holds no seat of the match: first asks the server
- * whether the match exists (invite-status answers `unknown_match` for one it does not
- * know, always with 200, so nothing is logged as refused), then says "no such match" or
- * "this browser holds no seat". */
+ * whether the match exists (`matchUnknown`), then says "no such match" or "this browser
+ * holds no seat". */
 export function noSeatPage(main, matchId) {
   let closed = false;
-  const panel = (testid, title, text) => main.replaceChildren(
-    h("section", { class: "panel", "data-testid": testid },
-      h("h1", {}, title),
-      h("p", {}, text),
-      h("p", {}, h("a", { href: "/", "data-nav": "", class: "btn primary" }, t("page.back_to_lobby")))),
-  );
+  const panel = (testid, title, text) => notice(main, testid, title, text);
   main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.loading"))));
-  api("POST", `/api/matches/${encodeURIComponent(matchId)}/invite-status`, { body: { invite: "" } })
-    .then((st) => st.code === "unknown_match", () => false)
-    .then((unknown) => {
+  matchUnknown(matchId).then((unknown) => {
+    if (closed) return;
+    if (unknown) {
+      document.title = t("page.title.not_found");
+      panel("no-match", t("page.no_match.title"), t("page.no_match.text", { id: matchId }));
+      return;
+    }
+    // signed in, the account may hold a seat of it (taken on another device): take it here
+    takeHeldSeat(matchId).then((took) => {
       if (closed) return;
-      if (unknown) {
-        document.title = t("page.title.not_found");
-        panel("no-match", t("page.no_match.title"), t("page.no_match.text", { id: matchId }));
-        return;
-      }
-      // signed in, the account may hold a seat of it (taken on another device): take it here
-      takeHeldSeat(matchId).then((took) => {
-        if (closed) return;
-        if (took) window.dispatchEvent(new PopStateEvent("popstate"));  // open the table again, now with the seat
-        else panel("no-seat", t("page.no_seat.title"), t("page.no_seat.text", { id: matchId }));
-      });
+      if (took) window.dispatchEvent(new PopStateEvent("popstate"));  // open the table again, now with the seat
+      else panel("no-seat", t("page.no_seat.title"), t("page.no_seat.text", { id: matchId }));
     });
+  });
   return { close() { closed = true; } };
 }
 
