@@ -22,7 +22,8 @@ import re
 import pytest
 
 from page_helpers import (
-    ENABLED, RESULT, click_action as _click_action, contrast_js, legal as _legal, shot, version as _version,
+    ENABLED, RESULT, click_action as _click_action, contrast_js, legal as _legal, play_until_throw, shot,
+    version as _version,
 )
 
 PHONE = {"width": 360, "height": 780}
@@ -453,6 +454,10 @@ def test_reload_mid_deal_brings_back_the_same_table(new_context, tmp_path):
         page.wait_for_function(f"document.querySelector('[data-testid=table-page]').dataset.version !== '{v}'")
 
     # the same table opened in a second tab takes the seat; the first offers it back
+    from gameweave.i18n import translate
+    hints = [translate(f"page.table.{k}", "en") for k in ("click_to_throw", "click_then_confirm", "tap_to_throw")]
+    play_until_throw(page, rng)  # at a throw, the hand says how to throw
+    assert any(x in page.inner_text("main") for x in hints)
     other = page.context.new_page()
     other.goto(page.url)
     other.wait_for_selector("[data-testid=hand] .card")
@@ -461,6 +466,8 @@ def test_reload_mid_deal_brings_back_the_same_table(new_context, tmp_path):
     # the replaced tab cannot be played: every control is disabled
     page.wait_for_selector("[data-testid=table-page][data-replaced=true]")
     assert page.locator(".board [data-action]:not([disabled])").count() == 0
+    shown = page.inner_text("main")  # nor does it invite a click on a card
+    assert not any(x in shown for x in hints)
     page.click("#banner button")
     page.wait_for_selector("#banner[hidden]", state="attached")
     other.wait_for_selector("#banner:not([hidden])")

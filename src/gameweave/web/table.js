@@ -200,7 +200,8 @@ export function openTable(main, matchId, { go }, { watch = null } = {}) {
       // Another tab or window took the seat: this one must not look playable.
       root.dataset.replaced = "true";
       dialogs.close();
-      showReplaced();
+      if (client.frame) render(client.frame);  // drawn again as replaced (no "click a card" left)
+      else showReplaced();
       banner(t("page.table.replaced"), { label: t("page.table.play_here"), run: () => client.reclaim() });
     }
   }

@@ -45,7 +45,7 @@ function handCard(c, plan, dangerTag) {
 }
 
 /** el: {myName, hand}; `plan` from the choices region. */
-export function render(el, f, { v, names, opp, prog, spectator }, plan) {
+export function render(el, f, { v, names, opp, prog, spectator, client }, plan) {
   if (spectator) {
     spectatorHand(el, v, names, prog);
     return;
@@ -53,7 +53,8 @@ export function render(el, f, { v, names, opp, prog, spectator }, plan) {
   const hand = v.hand || [];
   const throwing = plan.throws.size > 0;
   const throwHint = touchScreen() ? t("page.table.tap_to_throw") : confirmThrows() ? t("page.table.click_then_confirm") : t("page.table.click_to_throw");
-  const hint = throwing ? throwHint : plan.chooser ? t("page.table.pick_to_add") : "";
+  // a tab whose seat another tab took offers nothing to click
+  const hint = client?.replaced ? "" : throwing ? throwHint : plan.chooser ? t("page.table.pick_to_add") : "";
   el.myName.replaceChildren(t("page.table.your_hand"),
     h("span", { class: "muted small" }, tn("page.table.cards", hand.length) + (hint ? ` · ${hint}` : "")),
     ...seatBadges(v.seat, prog));
