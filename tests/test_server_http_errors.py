@@ -55,6 +55,12 @@ def test_validation_messages_read_well_and_leak_no_internals(client, kw, message
         assert internal not in err["message"]
 
 
+def test_an_empty_string_where_one_is_needed_is_said_so(client):
+    r = client.post("/api/queue", json={"browser": ""})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == {"code": "malformed", "message": "'browser' must not be empty", "params": {}}
+
+
 def test_a_deal_number_that_is_not_a_number_is_explained(client, friend_match):
     m1, _ = friend_match(client)
     r = client.get(f"/api/matches/{m1['match_id']}/deals/two/record",

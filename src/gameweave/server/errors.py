@@ -65,6 +65,11 @@ def error_response(code: str, message: str, status: int | None = None,
                         status_code=status or HTTP_STATUS.get(code, 400))
 
 
+def _characters(n: object) -> str:
+    """``"1 character"``, ``"32 characters"``."""
+    return f"{n} character" if n == 1 else f"{n} characters"
+
+
 def _field_name(loc: tuple) -> str:
     """``('body', 'seats', 0, 'token')`` -> ``seats[0].token`` (user-given names are cut
     to 40 characters)."""
@@ -107,9 +112,10 @@ def describe_invalid(err: dict[str, Any]) -> str:
     if kind.startswith("string_") and kind not in ("string_too_long", "string_too_short"):
         return f"{field} must be a string"
     if kind == "string_too_long":
-        return f"{field} must be at most {ctx.get('max_length', '?')} characters"
+        return f"{field} must be at most {_characters(ctx.get('max_length', '?'))}"
     if kind == "string_too_short":
-        return f"{field} must be at least {ctx.get('min_length', '?')} characters"
+        least = ctx.get("min_length", "?")
+        return f"{field} must not be empty" if least == 1 else f"{field} must be at least {_characters(least)}"
     if kind == "literal_error":
         return f"{field} must be one of {ctx.get('expected', 'the allowed values')}"
     if kind in ("greater_than_equal", "greater_than"):
