@@ -43,7 +43,8 @@ once).  With ``--compare --lobby N`` four runs follow one another: the floor and
 server without the feed, then the floor and the server with it; each server run prints
 its ratios to the floor run just before it.
 
-Usage::
+Needs the test extra (``httpx`` and ``websockets``): ``pip install -e '.[test]'``, which the
+README's test command installs.  Usage::
 
     python benchmarks/server_load.py --matches 200 --seconds 20 --compare
     python benchmarks/server_load.py --matches 200 --seconds 10 --compare --lobby 200
@@ -73,8 +74,12 @@ import time
 import uuid
 from pathlib import Path
 
-import httpx
-import websockets
+try:
+    import httpx
+    import websockets
+except ImportError as exc:  # the table's own install has no HTTP client
+    sys.exit(f"server_load needs {exc.name}, which the test extra brings: "
+             ".venv/bin/pip install -e '.[test]' (the README's test command installs it)")
 
 
 def free_port() -> int:

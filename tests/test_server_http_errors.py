@@ -55,6 +55,22 @@ def test_validation_messages_read_well_and_leak_no_internals(client, kw, message
         assert internal not in err["message"]
 
 
+def test_a_name_of_any_length_over_24_is_bad_name_as_protocol_says(client):
+    """PROTOCOL §3: a name that is not 1-24 characters is ``bad_name`` (params.max 24),
+    however long (the 64 KiB body bounds it), on every route that takes one."""
+    long = "n" * 10_000
+    r = client.post("/api/matches", json={"opponent": "friend", "name": long})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name", r.text
+    assert r.json()["error"]["params"] == {"max": 24}
+    m = client.post("/api/matches", json={"opponent": "friend"}).json()
+    invite = m["invite_url"].rsplit("/", 1)[1]
+    r = client.post(f"/api/matches/{m['match_id']}/join", json={"invite": invite, "name": long})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name", r.text
+    for path in ("/api/tutorial", "/api/queue"):
+        r = client.post(path, json={"name": long})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name", (path, r.text)
+
+
 def test_an_empty_string_where_one_is_needed_is_said_so(client):
     r = client.post("/api/queue", json={"browser": ""})
     assert r.status_code == 422, r.text

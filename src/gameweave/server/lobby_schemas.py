@@ -29,7 +29,7 @@ class CreateOpen(_Strict):
     clock: Literal[60, 30] | None = None
     rated: bool = Field(False, description="the deals count for ratings: only a signed-in player's table, "
                         "and only another account may sit")
-    name: str | None = Field(None, max_length=256, description="your name (default: your username, else "
+    name: str | None = Field(None, description="your name (default: your username, else "
                              "'Player 1')")
 
     @field_validator("rules", mode="before")
@@ -42,7 +42,7 @@ class CreateOpen(_Strict):
 class SitDown(_Strict):
     """``POST /api/open-tables/{match_id}/sit``: your name (optional)."""
 
-    name: str | None = Field(None, max_length=256)
+    name: str | None = None
 
 
 class JoinQueue(_Strict):
@@ -52,7 +52,7 @@ class JoinQueue(_Strict):
     rules: Rules = "gameweave"
     clock: Literal[60, 30] | None = None
     rated: bool = True
-    name: str | None = Field(None, max_length=256)
+    name: str | None = None
     browser: str | None = Field(None, min_length=1, max_length=128,
                                 description="optional: a random id this browser keeps for itself (the page: "
                                 "localStorage gameweave.browser); two entries with the same one are never paired")

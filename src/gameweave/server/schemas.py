@@ -46,7 +46,7 @@ class CreateMatch(_Strict):
     stake: int = Field(None, ge=1, le=1_000_000)  # type: ignore[assignment]
     tablas_stake: Literal["double", "carry"] = Field(None)  # type: ignore[assignment]
     rules: Literal["gameweave", "anglo-american", "pagat", "classic"] = "gameweave"
-    name: str | None = Field(None, max_length=256, description="seat 1's name: 1-24 characters once trimmed, "
+    name: str | None = Field(None, description="seat 1's name: 1-24 characters once trimmed, "
                              "no control characters (else 422 bad_name); null: the page says 'Player 1'")
     clock: Literal[60, 30] | None = Field(None, description="seconds per decision, or null for no clock "
                                           "(a time bank of 30 s for 60, 15 s for 30)")
@@ -70,7 +70,7 @@ class JoinWithName(JoinMatch):
     """``POST /api/matches/{id}/join`` body: the invite and seat 2's ``name`` (optional,
     as for ``POST /api/matches``)."""
 
-    name: str | None = Field(None, max_length=256)
+    name: str | None = None
 
 
 class SeatRef(_Strict):
@@ -369,7 +369,7 @@ class HelpOut(BaseModel):
 class CreateTutorial(_Strict):
     """``POST /api/tutorial`` body: seat 1's ``name`` (optional, as for ``POST /api/matches``)."""
 
-    name: str | None = Field(None, max_length=256)
+    name: str | None = None
 
 
 class TutorialStep(BaseModel):
