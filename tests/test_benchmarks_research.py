@@ -4,12 +4,12 @@ it is not."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from scripts import load_script
 
 pytest.importorskip("pyspiel", reason="the research extra is not installed: pip install -e '.[research]'")
 
@@ -18,11 +18,7 @@ SCRIPT = ROOT / "benchmarks" / "research.py"
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("gw_bench_research", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("benchmarks/research.py", "gw_bench_research")
 
 
 def test_issue21_research_benchmark_imports_nothing_from_outside_the_repository(tmp_path: Path) -> None:

@@ -4,25 +4,15 @@ and the floor's own version goes in front of each."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
+
+from scripts import load_script
 
 from gameweave.server.schemas import StateFrame
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "server_load.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("gw_bench_server_load", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def test_issue18_the_floor_replays_real_state_frames_under_its_own_version() -> None:
-    bench = _load()
+    bench = load_script("benchmarks/server_load.py", "gw_bench_server_load")
     deals = bench.echo_frames(deals=2, seed=3)
     assert len(deals) == 2 and all(len(steps) > 10 for steps in deals)
     sizes = []
