@@ -253,6 +253,10 @@ async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed
 ECHO_DEALS = 40
 """Random deals whose real state frames the floor sends (built once when it starts)."""
 
+ECHO_HEAD = '{"type":"state","version":'
+"""How a state frame begins (``frames.state_frame``'s first two keys): the floor cuts it
+off the server's frames and writes it again with its own version."""
+
 
 def echo_frames(deals: int = ECHO_DEALS, seed: int = 7) -> list[list[tuple[str, str]]]:
     """The floor's frames: the state frames ``gameweave serve`` itself would send in
@@ -266,8 +270,8 @@ def echo_frames(deals: int = ECHO_DEALS, seed: int = 7) -> list[list[tuple[str, 
     the parsing (4 µs a frame against 28 µs).
 
     Returns, per deal, per step while it is played: ``(seat 1's frame, seat 2's frame)``,
-    each cut just after ``{"type":"state","version":N`` so that the floor writes its own
-    version in front."""
+    each cut just after :data:`ECHO_HEAD` and its version ``N``, so that the floor writes
+    its own version in front."""
     from gameweave.engine import shuffled_deck
     from gameweave.server.connection import dump_frame
     from gameweave.server.room import MatchRoom
@@ -275,7 +279,6 @@ def echo_frames(deals: int = ECHO_DEALS, seed: int = 7) -> list[list[tuple[str, 
 
     rng = random.Random(seed)
     opts = check_new_match("gameweave", "tally")
-    head = '{"type":"state","version":'
     out = []
     for i in range(deals):
         table, _ = Table.create(opponent="friend", bot=None, format="tally", target=opts["target"],
@@ -285,8 +288,8 @@ def echo_frames(deals: int = ECHO_DEALS, seed: int = 7) -> list[list[tuple[str, 
         steps = []
         while not table.state.is_over:
             texts = [dump_frame(room.frame(s, wire=True)) for s in (0, 1)]
-            assert all(t.startswith(head) for t in texts), "a state frame begins with its type and version"
-            tails = [t[t.index(",", len(head)):] for t in texts]
+            assert all(t.startswith(ECHO_HEAD) for t in texts), "a state frame begins with its type and version"
+            tails = [t[t.index(",", len(ECHO_HEAD)):] for t in texts]
             steps.append((tails[0], tails[1]))
             table.apply_action(table.state.to_act, rng.choice(table.state.legal_actions()))
         out.append(steps)
@@ -311,14 +314,14 @@ def echo_app():
 
     def frame(m: dict, seat: int) -> str:
         """Seat ``seat``'s (1/2) frame of the match's step now, under the match's version."""
-        return '{"type":"state","version":' + str(m["version"]) + deals[m["deal"] % len(deals)][m["step"]][seat - 1]
+        return ECHO_HEAD + str(m["version"]) + deals[m["deal"]][m["step"]][seat - 1]
 
     def advance(m: dict) -> None:
         """One action: the next step of the deal, or the first of the next deal."""
         m["version"] += 1
         m["step"] += 1
-        if m["step"] >= len(deals[m["deal"] % len(deals)]):
-            m["deal"], m["step"] = m["deal"] + 1, 0
+        if m["step"] >= len(deals[m["deal"]]):
+            m["deal"], m["step"] = (m["deal"] + 1) % len(deals), 0
 
     async def app(scope, receive, send):
         if scope["type"] == "lifespan":

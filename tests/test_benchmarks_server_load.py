@@ -19,7 +19,7 @@ def test_issue18_the_floor_replays_real_state_frames_under_its_own_version() -> 
     for steps in deals:
         for i, pair in enumerate(steps):
             for seat, tail in enumerate(pair, start=1):
-                text = '{"type":"state","version":' + str(1000 + i) + tail
+                text = bench.ECHO_HEAD + str(1000 + i) + tail
                 frame = json.loads(text)
                 StateFrame.model_validate(frame, strict=True)  # a real frame, whole
                 assert frame["version"] == 1000 + i and frame["seat"] == seat

@@ -94,7 +94,6 @@ export async function api(method, path, { body, token } = {}) {
   return data;
 }
 
-/** The heartbeat's period (presence: the server calls a seat offline after 12 s). */
 /** Resolves true when the server knows no match `matchId` (invite-status answers
  * `unknown_match` for one it does not know, always with 200, so nothing is logged as
  * refused); false when it does, or when the question fails. */
@@ -103,6 +102,7 @@ export function matchUnknown(matchId) {
     .then((st) => st.code === "unknown_match", () => false);
 }
 
+/** The heartbeat's period (presence: the server calls a seat offline after 12 s). */
 export const HEARTBEAT_MS = 5000;
 
 /** The heartbeat period in ms: HEARTBEAT_MS, or localStorage gameweave.heartbeat_ms (tests

@@ -1,6 +1,7 @@
 // The "nothing here" view: no page at this address, no such deal, or a watch or seat link
 // that the server refused; with the way back to the lobby.
 
+import { matchUnknown } from "./api.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 
@@ -20,4 +21,20 @@ export function notice(main, testid, title, text, cls = "") {
 export function nothingHere(main, text) {
   document.title = t("page.title.not_found");
   notice(main, "not-found", t("page.no_such_page"), text, "not-found");
+}
+
+/** A page of match `matchId` that this browser holds no seat of: "loading", then, once
+ * the server has said whether the match exists (`matchUnknown`), "no such match" or
+ * `known(closed)` (`closed()` true once the page was left).  Returns the page's
+ * `{close()}`. */
+export function unlessNoMatch(main, matchId, known) {
+  let closed = false;
+  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.loading"))));
+  matchUnknown(matchId).then((unknown) => {
+    if (closed) return;
+    if (!unknown) return known(() => closed);
+    document.title = t("page.title.not_found");
+    notice(main, "no-match", t("page.no_match.title"), t("page.no_match.text", { id: matchId }));
+  });
+  return { close() { closed = true; } };
 }

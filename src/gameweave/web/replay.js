@@ -3,10 +3,10 @@
 // rules stay in Python; the page only draws the snapshots.
 
 import { analyzeControl } from "./advice.js";
-import { api, matchUnknown, seatFor } from "./api.js";
+import { api, seatFor } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, spoken, spokenList } from "./cards.js";
 import { t } from "./i18n.js";
-import { notice } from "./notfound.js";
+import { notice, unlessNoMatch } from "./notfound.js";
 import { h } from "./ui.js";
 import { logLines, namer, seatName as nameOfSeat } from "./words.js";
 
@@ -140,19 +140,6 @@ function visitorNamer(me, nameOf) {
     x: (key, s, params = {}) => t(`${key}.opp`, { who: nameOf(s), ...params }) };
 }
 
-/** A replay this browser holds no seat of: says so, or that there is no such match. */
-function noSeat(main, matchId) {
-  let closed = false;
-  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.loading"))));
-  matchUnknown(matchId).then((unknown) => {
-    if (closed) return;
-    if (!unknown) return notice(main, "no-seat", t("page.replay.no_seat"), t("page.replay.no_seat_text"));
-    document.title = t("page.title.not_found");
-    notice(main, "no-match", t("page.no_match.title"), t("page.no_match.text", { id: matchId }));
-  });
-  return { close() { closed = true; } };
-}
-
 /** /replay/{id}/{n}: step through finished deal n of a match this browser holds a seat in,
  * or (`?player=NAME&seat=S`, from a profile, issue 20) of one of that player's matches:
  * anyone may watch a finished deal (GET /api/players/{name}/matches/{id}/deals/{n}/replay). */
@@ -162,7 +149,9 @@ export function openReplay(main, matchId, dealNo) {
   const visitor = query.get("player") && ["1", "2"].includes(query.get("seat"))
     ? { seat: Number(query.get("seat")), token: null, player: query.get("player") } : null;
   const mine = seatFor(matchId) || visitor;
-  if (!mine) return noSeat(main, matchId);
+  if (!mine) {  // no seat here: say so, or that there is no such match
+    return unlessNoMatch(main, matchId, () => notice(main, "no-seat", t("page.replay.no_seat"), t("page.replay.no_seat_text")));
+  }
   const me = mine.seat;
   let names = namer(me, t("page.player_n", { n: me === 1 ? 2 : 1 }));
   // "You" and "Greedy bot" (or the player's name), from the replay's `seats` (who plays each seat)

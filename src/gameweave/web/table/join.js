@@ -1,35 +1,25 @@
 // The pages before a table: the invite page, where a friend gives a name and takes seat
 // 2, and the page of a table this browser holds no seat of (or that does not exist).
 
-import { api, ApiError, matchUnknown, saveSeat, seatFor } from "../api.js";
+import { api, ApiError, saveSeat, seatFor } from "../api.js";
 import { t } from "../i18n.js";
 import { takeHeldSeat } from "../mine.js";
-import { notice } from "../notfound.js";
+import { notice, unlessNoMatch } from "../notfound.js";
 import { h } from "../ui.js";
 import { nameProblem } from "../words.js";
 
-/** /table/{id} in a browser that holds no seat of the match: first asks the server
- * whether the match exists (`matchUnknown`), then says "no such match" or "this browser
- * holds no seat". */
+/** /table/{id} in a browser that holds no seat of the match: "no such match" if the
+ * server knows none (`unlessNoMatch`); else a seat the signed-in account holds is taken
+ * here, or the page says "this browser holds no seat". */
 export function noSeatPage(main, matchId) {
-  let closed = false;
-  const panel = (testid, title, text) => notice(main, testid, title, text);
-  main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.loading"))));
-  matchUnknown(matchId).then((unknown) => {
-    if (closed) return;
-    if (unknown) {
-      document.title = t("page.title.not_found");
-      panel("no-match", t("page.no_match.title"), t("page.no_match.text", { id: matchId }));
-      return;
-    }
+  return unlessNoMatch(main, matchId, (closed) => {
     // signed in, the account may hold a seat of it (taken on another device): take it here
     takeHeldSeat(matchId).then((took) => {
-      if (closed) return;
+      if (closed()) return;
       if (took) window.dispatchEvent(new PopStateEvent("popstate"));  // open the table again, now with the seat
-      else panel("no-seat", t("page.no_seat.title"), t("page.no_seat.text", { id: matchId }));
+      else notice(main, "no-seat", t("page.no_seat.title"), t("page.no_seat.text", { id: matchId }));
     });
   });
-  return { close() { closed = true; } };
 }
 
 /** /join/{id}/{invite}: ask the friend's name, take seat 2 (once), remember it, then open
