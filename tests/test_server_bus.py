@@ -126,3 +126,53 @@ def _clean(prefix: str) -> None:
     for key in r.scan_iter(f"{prefix}:*"):
         r.delete(key)
     r.close()
+
+
+@pytest.mark.timeout(60)
+def test_issue10_a_noted_presence_rides_the_next_batch_waits_while_redis_is_away_and_a_drop_wins():
+    """``Bus.note_presence`` (the heartbeat's touch, issue 10) costs no round trip of its
+    own: the key appears with the next batch, with its TTL; a touch whose batch failed
+    is sent again once Redis is back, but not for a seat whose socket closed meanwhile
+    (``drop_presence`` while the batch was on its way)."""
+    proxy = _proxy()
+    prefix = f"gwtest-{uuid.uuid4().hex[:10]}"
+
+    async def scenario():
+        a, _ = await _bus(proxy, prefix, "a")
+        key = lambda seat: f"{prefix}:presence:m1:{seat}"  # noqa: E731
+        a.note_presence("m1", 0, 0.5)
+        deadline = time.monotonic() + 3
+        while await a.redis.get(key(0)) is None:
+            assert time.monotonic() < deadline, "the noted presence was never set"
+            await asyncio.sleep(0.02)
+        assert (await a.redis.get(key(0))).decode() == "a"
+        assert 0 < await a.redis.pttl(key(0)) <= 500
+        await asyncio.sleep(0.6)  # it lapses
+        proxy.freeze()  # Redis stops answering: the next batch hangs on its way
+        a.note_presence("m1", 0, 5.0)
+        a.note_presence("m1", 1, 5.0)
+        deadline = time.monotonic() + 3
+        while key(0) not in a._sending:
+            assert time.monotonic() < deadline, "the batch with the touches never left"
+            await asyncio.sleep(0.01)
+        dropping = asyncio.create_task(a.drop_presence("m1", 0))  # seat 1's socket closes meanwhile
+        await asyncio.sleep(0.1)
+        proxy.cut()  # the batch fails
+        proxy.thaw()
+        await asyncio.sleep(0.3)
+        proxy.restore()
+        await dropping
+        deadline = time.monotonic() + 5
+        while await a.redis.get(key(1)) is None:
+            assert time.monotonic() < deadline, "the touch of the failed batch never arrived"
+            await asyncio.sleep(0.05)
+        assert 2000 < await a.redis.pttl(key(1)) <= 5000
+        await asyncio.sleep(0.3)
+        assert await a.redis.get(key(0)) is None  # not brought back by the touch that waited
+        await a.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        proxy.close()
+        _clean(prefix)

@@ -114,6 +114,8 @@ class Bus:
         self._reader: asyncio.Task | None = None
         self._publisher: asyncio.Task | None = None
         self._outbox: deque[tuple[float, dict[str, Any]]] = deque()
+        self._touches: dict[str, int] = {}  # presence key -> its lifetime in ms, sent with the next batch
+        self._sending: dict[str, int] = {}  # the touches of the batch being sent
         self._wake = asyncio.Event()
         self._overflowed = False
         self._closing = False
@@ -253,7 +255,7 @@ class Bus:
     async def _publish_loop(self) -> None:
         failures = 0
         while not self._closing:
-            if not self._outbox:
+            if not self._outbox and not self._touches:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
@@ -281,16 +283,26 @@ class Bus:
         while self._outbox and self._outbox[0][1].get("kind") == "phrase" and now - self._outbox[0][0] > PEOPLE_MAX_AGE_S:
             self._outbox.popleft()
         batch = [e for _t, e in list(self._outbox)[:PUBLISH_BATCH]]
-        if not batch:
+        touches = self._touches
+        if not batch and not touches:
             return
+        self._touches, self._sending = {}, touches
         pipe = self.redis.pipeline(transaction=False)
+        for key, px in touches.items():
+            pipe.set(key, self.node_id, px=px)
         for event in batch:
             text = json.dumps(event, separators=(",", ":"))
             if isinstance(event.get("match"), str):
                 pipe.eval(_PUBLISH_SEQ, 1, f"{self.prefix}:seq:{event['match']}", self.channel, text, SEQ_TTL_MS)
             else:
                 pipe.publish(self.channel, text)
-        await pipe.execute()
+        try:
+            await pipe.execute()
+        except BaseException:  # sent again with the next attempt, but for a seat dropped meanwhile
+            self._touches = {**self._sending, **self._touches}
+            raise
+        finally:
+            self._sending = {}
         for _ in batch:
             self._outbox.popleft()
 
@@ -325,16 +337,30 @@ class Bus:
     def _presence_key(self, match_id: str, seat: int) -> str:
         return f"{self.prefix}:presence:{match_id}:{seat}"
 
+    def note_presence(self, match_id: str, seat: int, ttl: float) -> None:
+        """:meth:`touch_presence` without a round trip of its own: the key is set with the
+        next batch of events (at once when none waits; while Redis is away, when it is
+        back).  Never blocks; one pending touch per seat."""
+        self._touches[self._presence_key(match_id, seat)] = max(1, int(ttl * 1000))
+        self._wake.set()
+
+    def _forget_touch(self, key: str) -> None:
+        self._touches.pop(key, None)
+        self._sending.pop(key, None)
+
     async def touch_presence(self, match_id: str, seat: int, ttl: float) -> None:
         """Say that ``seat`` (0/1) of the match was heard from on this node now; the key
         lives ``ttl`` seconds (issue 10: online across nodes).  Silent if Redis is down."""
+        self._forget_touch(self._presence_key(match_id, seat))
         try:
             await self.redis.set(self._presence_key(match_id, seat), self.node_id, px=max(1, int(ttl * 1000)))
         except (RedisError, OSError):
             pass
 
     async def drop_presence(self, match_id: str, seat: int) -> None:
-        """Forget ``seat``'s presence (its socket closed here)."""
+        """Forget ``seat``'s presence (its socket closed here); a touch still waiting
+        for it is forgotten too."""
+        self._forget_touch(self._presence_key(match_id, seat))
         try:
             await self.redis.delete(self._presence_key(match_id, seat))
         except (RedisError, OSError):

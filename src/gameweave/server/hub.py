@@ -300,8 +300,7 @@ class Hub:
         conn.last_seen = now
         if self.bus is not None and conn.seat >= 0 and now - conn.touched > self.presence_sweep_s:
             conn.touched = now
-            asyncio.get_running_loop().create_task(
-                self.bus.touch_presence(conn.match_id, conn.seat, self.presence_timeout_s))
+            self.bus.note_presence(conn.match_id, conn.seat, self.presence_timeout_s)
         room = self.rooms.get(conn.match_id)
         if conn.seat >= 0 and room is not None and room.people.shown is not None and not room.people.shown[conn.seat]:
             room.announce()
