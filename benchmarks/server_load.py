@@ -102,6 +102,8 @@ class Stats:
         self.lobby_made: dict[str, float] = {}
         self.frames = 0  # frames received on the seats' sockets while measuring, and their bytes
         self.frame_bytes = 0
+        self.server_cpu: float | None = None  # CPU seconds the server processes used while measuring
+        self.client_cpu = 0.0  # and this process (the load client)
 
 
 async def seat_client(url: str, match_id: str, seat: int, token: str, stats: Stats, rng: random.Random) -> None:
@@ -203,10 +205,24 @@ async def lobby_churn(urls: list[str], stats: Stats) -> None:
             await asyncio.sleep(0.25)
 
 
+def cpu_seconds(pids: list[int]) -> float | None:
+    """CPU seconds (user + system, every thread) the processes ``pids`` have used, from
+    ``/proc/<pid>/stat``; None where that cannot be read (not Linux, a process gone)."""
+    total = 0
+    try:
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of proc(5))
+    except (OSError, ValueError, IndexError):
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed: int, think: float = 0.0,
-              lobby: int = 0) -> Stats:
+              lobby: int = 0, pids: list[int] | None = None) -> Stats:
     """Create ``matches`` friend matches through the first node(s) and play them; seat 1
-    of match i on node i mod N, seat 2 on node i+1 mod N."""
+    of match i on node i mod N, seat 2 on node i+1 mod N.  ``pids``: the server processes,
+    whose CPU time while measuring goes into ``Stats.server_cpu``."""
     stats = Stats(think)
     rng = random.Random(seed)
     seats = []
@@ -236,9 +252,13 @@ async def run(urls: list[str], matches: int, seconds: float, warmup: float, seed
     gc.freeze()
     gc.disable()
     stats.measuring = True
+    cpu0, mine0 = cpu_seconds(pids or []), time.process_time()
     t0 = stats.since = time.perf_counter()  # an action sent before (during the collection just made) is not counted
     await asyncio.sleep(seconds)
     stats.measuring = False
+    cpu1, stats.client_cpu = cpu_seconds(pids or []), time.process_time() - mine0
+    if pids and cpu0 is not None and cpu1 is not None:
+        stats.server_cpu = cpu1 - cpu0
     gc.enable()
     gc.unfreeze()
     stats.elapsed = time.perf_counter() - t0
@@ -538,7 +558,8 @@ def measure(args, k: int, seconds: float, echo: bool, lobby: int = 0) -> tuple[S
                 url = f"http://127.0.0.1:{port}"
                 procs.append(start(base + ["--port", str(port), "--node-id", f"load{i}"], url))
                 urls.append(url)
-        stats = asyncio.run(run(urls, k, seconds, args.warmup, args.seed, args.think, lobby))
+        stats = asyncio.run(run(urls, k, seconds, args.warmup, args.seed, args.think, lobby,
+                                pids=[p.pid for p in procs]))
         return stats, label + (f", lobby feed live ({lobby} subscribers)" if lobby else "")
     finally:
         stop(procs)
@@ -625,6 +646,10 @@ def report(stats: Stats, k: int, label: str) -> int:
     print(f"  actions/s: {stats.actions / stats.elapsed:.0f}; frames received {stats.frame_bytes / max(1, stats.frames) / 1000:.1f} KB "
           "on average")
     print(f"  round trip: p50 {p(0.50):.1f} ms, p99 {p(0.99):.1f} ms, mean {statistics.fmean(rtts) * 1000:.1f} ms")
+    if stats.server_cpu is not None and stats.actions:
+        per = lambda s: s / stats.actions * 1000  # noqa: E731
+        print(f"  CPU per action: server {per(stats.server_cpu):.2f} ms (its processes, every thread; "
+              f"{stats.server_cpu / stats.elapsed * 100:.0f}% of a CPU), load client {per(stats.client_cpu):.2f} ms")
     if stats.errors:
         print(f"  errors: {stats.errors}")
     if stats.lobby_events:

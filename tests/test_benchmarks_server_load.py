@@ -4,7 +4,11 @@ and the floor's own version goes in front of each."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
+import time
 
 from scripts import load_script
 
@@ -31,3 +35,26 @@ def test_issue18_the_floor_replays_real_state_frames_under_its_own_version() -> 
     assert min(sizes) < 2500 < max(sizes)
     first, last = deals[0][0][0], deals[0][-1][0]
     assert len(last) > len(first)
+
+
+def test_issue18_the_report_gives_the_servers_cpu_per_action() -> None:
+    """Where the time goes is measured in every run: the server processes' CPU seconds
+    (every thread, from /proc) while measuring, per action, beside the client's."""
+    bench = load_script("benchmarks/server_load.py", "gw_bench_server_load")
+    if not os.path.exists(f"/proc/{os.getpid()}/stat"):
+        assert bench.cpu_seconds([os.getpid()]) is None
+        return
+    before = bench.cpu_seconds([os.getpid()])
+    end = time.process_time() + 0.2
+    while time.process_time() < end:  # burn 0.2 s of CPU
+        pass
+    used = bench.cpu_seconds([os.getpid()]) - before
+    assert 0.15 <= used <= 0.5
+    assert bench.cpu_seconds([2**22 + 12345]) is None  # no such process
+    stats = bench.Stats()
+    stats.rtts, stats.actions, stats.elapsed = [0.001] * 100, 100, 1.0
+    stats.server_cpu, stats.client_cpu = 0.05, 0.02
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert bench.report(stats, 1, "test") == 0
+    assert "CPU per action: server 0.50 ms" in out.getvalue() and "load client 0.20 ms" in out.getvalue()
