@@ -27,13 +27,13 @@ checks every match it holds against the database.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import deque
 from typing import Any
 from collections.abc import Awaitable, Callable
 
+import orjson
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
@@ -193,8 +193,8 @@ class Bus:
             if msg.get("type") != "message":
                 continue
             try:
-                event = json.loads(msg["data"])
-            except ValueError:
+                event = orjson.loads(msg["data"])
+            except ValueError:  # orjson.JSONDecodeError is one
                 continue
             if not isinstance(event, dict):
                 continue
@@ -277,7 +277,7 @@ class Bus:
         once Redis took them (a batch cut off midway is sent again: an event may then
         arrive twice, which a version check makes harmless)."""
         if self._overflowed:
-            await self.redis.publish(self.channel, json.dumps({"kind": "resync", "node": self.node_id}))
+            await self.redis.publish(self.channel, orjson.dumps({"kind": "resync", "node": self.node_id}))
             self._overflowed = False
         now = time.monotonic()
         while self._outbox and self._outbox[0][1].get("kind") == "phrase" and now - self._outbox[0][0] > PEOPLE_MAX_AGE_S:
@@ -291,7 +291,7 @@ class Bus:
         for key, px in touches.items():
             pipe.set(key, self.node_id, px=px)
         for event in batch:
-            text = json.dumps(event, separators=(",", ":"))
+            text = orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS)
             if isinstance(event.get("match"), str):
                 pipe.eval(_PUBLISH_SEQ, 1, f"{self.prefix}:seq:{event['match']}", self.channel, text, SEQ_TTL_MS)
             else:

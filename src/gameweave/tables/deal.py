@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from ..engine import GameState, PublicEvent, apply_public
 
 
@@ -69,7 +71,7 @@ class DealInfo:
         shadow = self._shadow
         assert shadow is not None
         new = tuple(apply_public(shadow, a) for a in actions[seen:])
-        texts = ",".join(json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False) for ev in new)
+        texts = ",".join(orjson.dumps(ev.to_dict()).decode() for ev in new)
         self._history += new
         self._joined = self._joined[:-1] + ("," if seen else "") + texts + "]"
 
