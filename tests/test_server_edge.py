@@ -197,6 +197,11 @@ def test_the_real_server_logs_one_plain_line_for_bad_frames_and_keeps_the_socket
                 with pytest.raises(websockets.ConnectionClosed) as exc:
                     await ws.recv()
                 assert exc.value.rcvd.code == 1007
+            # the same frame with the client's close in one write: the closing handshake has
+            # begun, so the frame is dropped with one plain line and the close answered
+            closing = await _raw_frames(node.port, f"/ws/{m['match_id']}", [(1, b"\xff\xfe bad"),
+                                                                             (8, (1000).to_bytes(2, "big"))])
+            assert closing.startswith(b"\x88\x02\x03\xe8"), closing  # close 1000, the client's own code
 
         asyncio.run(scenario())
         r = httpx.post(node.url + "/api/matches", content=b"\xff\xfe{}", headers={"content-type": "application/json"})
@@ -204,5 +209,26 @@ def test_the_real_server_logs_one_plain_line_for_bad_frames_and_keeps_the_socket
     finally:
         node.stop()
     log = node.stderr()
-    assert "Traceback" not in log and "socket error" not in log, log
-    assert log.count("not valid UTF-8") == 1, log
+    assert "Traceback" not in log and "socket error" not in log and "Fatal error" not in log, log
+    assert log.count("not valid UTF-8") == 2, log
+
+
+async def _raw_frames(port: int, path: str, frames: list[tuple[int, bytes]]) -> bytes:
+    """Open a WebSocket on ``path`` by hand, write ``frames`` (opcode, payload; masked, as a
+    client must) in one TCP write, and return what the server sends back until it closes."""
+    import base64
+    import os
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+    assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+    mask, out = b"gwgw", b""
+    for op, payload in frames:
+        assert len(payload) < 126
+        out += bytes([0x80 | op, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    writer.write(out)
+    got = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    return got

@@ -32,13 +32,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, ensure_ascii=False)
 
 
+UTF8_LINE = "websocket: a text frame was not valid UTF-8; closed the socket (1007)"
+"""The one plain line logged for a text frame that is not valid UTF-8 (PROTOCOL §4.4)."""
+UTF8_CLOSING_LINE = "websocket: a text frame was not valid UTF-8 as the client closed; dropped it"
+"""The same when the client's close frame came with it (no 1007 can follow a close)."""
+
+
 class ClientMistakeFilter(logging.Filter):
     """Turns uvicorn's traceback for a WebSocket text frame that is not valid UTF-8
     (uvicorn answers it by closing with 1007) into one plain line without a traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and "Invalid UTF-8" in str(record.msg):
-            record.msg = "websocket: a text frame was not valid UTF-8; closed the socket (1007)"
+            record.msg = UTF8_LINE
             record.args = ()
             record.exc_info = None
             record.exc_text = None

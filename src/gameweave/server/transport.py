@@ -35,6 +35,7 @@ import socket
 from typing import Any
 
 from .connection import SEND_NOW, TOO_SLOW
+from .logs import UTF8_CLOSING_LINE
 
 log = logging.getLogger("gameweave.server")
 
@@ -50,6 +51,7 @@ def protocol_class() -> type[asyncio.Protocol] | None:
     ``websockets_sansio_impl``, or without the ``websockets`` package)."""
     try:
         from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+        from websockets.protocol import State
     except ImportError:  # pragma: no cover - older uvicorn / no websockets
         return None
 
@@ -80,6 +82,21 @@ def protocol_class() -> type[asyncio.Protocol] | None:
             self.transport.write(b"".join(self.conn.data_to_send()))
             return True
 
+        def send_receive_event_to_app(self) -> None:
+            # a text frame that is not valid UTF-8 arriving together with the client's close
+            # frame: the closing handshake has begun, so no 1007 can be sent any more
+            # (uvicorn's attempt raised InvalidState, logged as a fatal transport error):
+            # the message is dropped with the one plain line, and the close goes on
+            if self.curr_msg_data_type == "text" and self.conn.state is not State.OPEN and not self.close_sent:
+                data = b"".join(self.frames)
+                try:
+                    data.decode()
+                except UnicodeDecodeError:
+                    self.frames = []
+                    log.warning(UTF8_CLOSING_LINE)
+                    return
+            super().send_receive_event_to_app()
+
         async def send(self, message: Any) -> None:
             if message["type"] != "websocket.close" or self.writable.is_set() or not self.handshake_complete:
                 await super().send(message)
@@ -94,22 +111,7 @@ def protocol_class() -> type[asyncio.Protocol] | None:
                     self.writable.clear()
 
         def keepalive_timeout(self) -> None:
-            self.pong_timer = None
-            self.pending_ping_payload = None
-            if self.close_sent or self.transport.is_closing():
-                return
-            log.warning("websocket %s: no answer to a ping in %g s: client too slow; closing (1008)",
-                        f"{self.client[0]}:{self.client[1]}" if self.client else "?", self.ping_timeout)
-            # as an ASGI close does: the app hears it, the close frame goes out, the socket
-            # waits for the client's close (what it sends meanwhile is dropped)
-            self.queue.put_nowait({"type": "websocket.disconnect", "code": TOO_SLOW[0], "reason": TOO_SLOW[1]})
-            self.conn.send_close(*TOO_SLOW)
-            self.transport.write(b"".join(self.conn.data_to_send()))
-            self.close_sent = True
-            if self.read_paused:
-                self.read_paused = False
-                self.transport.resume_reading()
-            self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
+            _close_too_slow(self)
 
         def shutdown(self) -> None:
             if not self.handshake_complete or self.close_sent:
@@ -123,6 +125,26 @@ def protocol_class() -> type[asyncio.Protocol] | None:
             self.transport.close()
 
     return GameweaveWebSocketProtocol
+
+
+def _close_too_slow(p: Any) -> None:
+    """The ping of protocol ``p`` went unanswered: close it with ``1008`` "client too slow"
+    as an ASGI close does (the app hears it, the close frame goes out, the socket waits
+    for the client's close; what it sends meanwhile is dropped)."""
+    p.pong_timer = None
+    p.pending_ping_payload = None
+    if p.close_sent or p.transport.is_closing():
+        return
+    log.warning("websocket %s: no answer to a ping in %g s: client too slow; closing (1008)",
+                f"{p.client[0]}:{p.client[1]}" if p.client else "?", p.ping_timeout)
+    p.queue.put_nowait({"type": "websocket.disconnect", "code": TOO_SLOW[0], "reason": TOO_SLOW[1]})
+    p.conn.send_close(*TOO_SLOW)
+    p.transport.write(b"".join(p.conn.data_to_send()))
+    p.close_sent = True
+    if p.read_paused:
+        p.read_paused = False
+        p.transport.resume_reading()
+    p.close_timer = p.loop.call_later(p.close_timeout, p.transport.close)
 
 
 __all__ = ["SEND_BUFFER", "SHUTDOWN", "protocol_class"]
