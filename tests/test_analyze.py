@@ -104,6 +104,7 @@ def test_analyze_errors_are_one_line(tmp_path):
     f.write_text("not json")
     res = cli(f)
     assert res.exit_code == 2 and res.stderr.startswith("error: record 1: cannot read it")
+    assert "decisions" not in res.stdout  # no total of nothing analysed
     res = cli(WON, "--level", "grandmaster")
     assert res.exit_code == 2 and "unknown level" in res.stderr
     res = cli(WON, "--rules", "mexican")
@@ -168,6 +169,7 @@ def test_analyze_svg_of_a_match_has_a_graph_per_deal_in_the_language(tmp_path):
 def test_analyze_svg_unwritable_is_one_line(tmp_path):
     res = cli(WON, "--worlds", "4", "--svg", tmp_path / "no" / "such" / "dir.svg")
     assert res.exit_code == 2 and res.stderr.startswith("error: cannot write") and "Traceback" not in res.output
+    assert res.stdout == ""  # said before the analysis, not after it
 
 
 def test_the_same_record_gives_the_same_figures_whatever_else_is_analysed():

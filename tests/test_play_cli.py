@@ -530,7 +530,11 @@ def test_hint_shows_each_choice_win_chance_and_level_picks_the_opponent():
     assert "% to win (wins " in out and "% counting half)" in out
     assert "1 to 1" not in out
     bad = runner.invoke(app, ["play", "--level", "grandmaster", "--no-record"], input="q\n")
-    assert bad.exit_code == 2 and "--level must be one of beginner" in bad.output
+    assert bad.exit_code == 2 and "--level must be one of random, beginner" in bad.output
+    from gameweave.cli.play import _opponent
+
+    # the page's levels, Random first, name the same opponents here
+    assert [_opponent(None, lv) for lv in ("Random", "master")] == ["random", "master"]
 
 
 def test_cards_are_written_with_suit_symbols_in_every_language_and_letters_on_an_ascii_console():

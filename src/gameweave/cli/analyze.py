@@ -72,6 +72,9 @@ def analyze(
     records = read_records(text, profile)
     if not records:
         error(f"{file} holds no game record (RULES §VII: a JSON object, or one per line)", 2)
+    for path in (out, svg):  # before the work, not after it
+        if path is not None and not path.parent.is_dir():
+            error(f"cannot write {path}: there is no folder {path.parent}", 2)
     seats = (0, 1) if seat is None else (seat - 1,)
     failed = False
     results: list[dict[str, Any]] = []
@@ -103,7 +106,7 @@ def analyze(
                 typer.echo(json.dumps(d))
             else:
                 typer.echo("\n".join(_lines(shown, d, MISTAKE_DROP, language, _move_words(deal, analysis, language))))
-    if not as_json:
+    if not as_json and results:
         typer.echo(_w("total", language, n=sum(len(r["decisions"]) for r in results),
                       seconds=f"{time.perf_counter() - t_all:.1f}"))
     _save(out, svg, results, charts, language)

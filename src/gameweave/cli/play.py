@@ -87,7 +87,8 @@ def play(
                                                         "LANGUAGE / LC_ALL / LC_MESSAGES / LANG)."),
     name: str | None = typer.Option(None, "--name", help="Your name at the table (1-24 characters)."),
     level: str | None = typer.Option(None, "--level", help="Opponent by level instead of --bot: "
-                                                          "beginner, casual, intermediate or master."),
+                                                          "random, beginner, casual, intermediate or master "
+                                                          "(the page's levels)."),
 ) -> None:
     """Play a match against a bot in the terminal: type a choice's number each turn.
 
@@ -143,8 +144,9 @@ def _opponent(bot: str | None, level: str | None) -> str:
         return bot or "intermediate"
     from ..bots import level_names
 
-    if level.strip().lower() not in level_names():
-        error(f"--level must be one of {', '.join(level_names())}, not {level!r}", 2)
+    levels = ["random", *level_names()]  # the page's levels: Random is the random bot
+    if level.strip().lower() not in levels:
+        error(f"--level must be one of {', '.join(levels)}, not {level!r}", 2)
     return level.strip().lower()
 
 
