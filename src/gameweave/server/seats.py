@@ -67,9 +67,10 @@ class Seats:
                                     tablas_stake=opts["tablas_stake"], test=test, name=name, clock=clock,
                                     clock_scale=self.clock_scale, hints=hints, rated=rated)
         await self._store_new(table)
-        log.info("match %s created (%s%s, %s %s, %s)%s", table.match_id, opponent,
-                 f" {bot}" if opponent == "bot" else "", table.format, table.target, table.rules,
-                 " from a test deck" if test else "")
+        shape = table.format + (f" to {table.target}" if table.target is not None else "") + (
+            f", stake {table.match.stake}" if table.format == "stakes" else "")
+        log.info("match %s created (%s%s, %s, %s)%s", table.match_id, opponent,
+                 f" {bot}" if opponent == "bot" else "", shape, table.rules, " from a test deck" if test else "")
         return table, token
 
     async def create_tutorial(self, name: str | None = None) -> tuple[Table, str]:
