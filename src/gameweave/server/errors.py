@@ -82,6 +82,17 @@ def _field_name(loc: tuple) -> str:
     return out
 
 
+NOT_AN_OBJECT = "the body must be a JSON object"
+NOT_JSON_TYPE = "the body must be a JSON object sent with Content-Type: application/json"
+
+
+def _json_type(content_type: str) -> bool:
+    """True for a JSON media type (``application/json``, ``application/…+json``), which
+    FastAPI reads a body as."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
 def describe_invalid(err: dict[str, Any]) -> str:
     """One pydantic/FastAPI validation error as a sentence for a person: ``"the body is not
     valid JSON"``, ``"'target' must be a whole number"``.  Holds no library internals
@@ -96,7 +107,7 @@ def describe_invalid(err: dict[str, Any]) -> str:
     if where == "body" and not rest:
         if kind == "missing":
             return "the body is missing: send a JSON object (Content-Type: application/json)"
-        return "the body must be a JSON object"
+        return NOT_AN_OBJECT
     if where == "path":
         name = {"n": "the deal number"}.get(str(rest[0]) if rest else "", "a part of the address")
         return f"{name} in the address must be a whole number" if "int" in kind else f"{name} in the address is not valid"
@@ -165,12 +176,14 @@ def install_handlers(app: FastAPI, on_refusal=None) -> None:
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_req: Request, exc: RequestValidationError):
+    async def _invalid(req: Request, exc: RequestValidationError):
         parts = []
         for e in exc.errors()[:3]:
             text = describe_invalid(e)
             if text not in parts:
                 parts.append(text)
+        if parts == [NOT_AN_OBJECT] and not _json_type(req.headers.get("content-type", "")):
+            parts = [NOT_JSON_TYPE]  # an object sent as text/plain (or as nothing) is not read as JSON
         return refuse("malformed", "; ".join(parts) or "the request is malformed")
 
     @app.exception_handler(StarletteHTTPException)
