@@ -254,3 +254,27 @@ def test_presence_follows_the_heartbeat(people_context, people_server):
     # it speaks again (a quick phrase is a frame like any other): online again
     p2.click('[data-phrase="hello"]')
     p1.wait_for_selector("[data-testid=presence-2][data-online=true]", timeout=5000)
+
+
+def test_quick_phrases_can_be_sent_at_once_after_a_page_loads(people_context, people_server):
+    """Issue 10's pause between phrases counts from the last phrase sent, not from the
+    page's load: a seat that reloads while the other seat is to play can say a phrase at
+    once (the buttons stayed greyed out until the next move before)."""
+    import httpx
+
+    base = people_server.url
+    m1 = httpx.post(f"{base}/api/matches", json={"opponent": "friend", "name": "Ana"}).json()
+    mid = m1["match_id"]
+    m2 = httpx.post(f"{base}/api/matches/{mid}/join",
+                    json={"invite": m1["invite_url"].rsplit("/", 1)[1], "name": "Bob"}).json()
+    ctx = people_context(BIG, locale="en-US")
+    entry = {mid: {"seat": 2, "token": m2["token"], "opponent": "friend"}}
+    ctx.add_init_script(f"try {{ localStorage.setItem('gameweave.seats', {json.dumps(json.dumps(entry))}); }} catch (e) {{}}")
+    page = ctx.new_page()
+    page.goto(f"/table/{mid}")
+    page.wait_for_selector("[data-testid=hand] .card")
+    buttons = page.locator("[data-phrase]")
+    assert buttons.count() >= 10
+    assert page.locator("[data-phrase]:not([disabled])").count() == buttons.count()  # nobody moved: no new frame
+    page.click('[data-phrase="hello"]')  # a phrase sent: the pause begins
+    page.wait_for_selector("[data-phrase][disabled]", state="attached")

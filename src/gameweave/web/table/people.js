@@ -77,7 +77,7 @@ function renderInvite(el, m) {
 export function createPeople(env) {
   const { spectator, client } = env;
   const phrases = h("div", { class: "phrases", "data-testid": "phrases", role: "group", "aria-label": t("page.phrases.label") });
-  let phraseAt = 0;
+  let phraseAt = -Infinity; // no phrase sent yet: not cooling, even in the first 3 s after a (re)load
   let saidTimer = null;
   const cooling = () => performance.now() - phraseAt < PHRASE_GAP_MS;
   const clock = createClock((s) => {
