@@ -5,7 +5,7 @@
 import { analyzeControl } from "./advice.js";
 import { api, seatFor } from "./api.js";
 import { backEl, cardEl, cardRow, deadGrid, spoken, spokenList } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { notice, unlessNoMatch } from "./notfound.js";
 import { h } from "./ui.js";
 import { logLines, namer, seatName as nameOfSeat } from "./words.js";
@@ -76,7 +76,7 @@ function centreBlock(snap, dead, me, seatName) {
       snap.live ? cardEl(snap.live, { size: "lg", label: t("page.replay.centre_card", { card: spoken(snap.live) }) }) : h("span", { class: "card empty lg", role: "img", "aria-label": t("page.table.no_live") }),
       h("span", { class: "caption" }, snap.live ? by : t("page.table.no_live_caption"))),
     h("div", { class: "dead", "data-testid": "dead-cards", "data-count": String(dead.length) },
-      h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", t("page.table.dead")), deadGrid(dead)));
+      h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", tn("page.table.dead", dead.length)), deadGrid(dead)));
 }
 
 /** Each step's words: the log lines the step adds to the replay `d`'s history (a force

@@ -2,7 +2,7 @@
 // must meld it, R18e) and the dead cards as a grid by suit (always shown).
 
 import { backEl, cardEl, deadGrid, spoken } from "../cards.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { h } from "../ui.js";
 import { turnerOf } from "../words.js";
 
@@ -40,7 +40,7 @@ export function createCentre() {
     live(el.live, v, names);
     const dead = v.dead || [];
     el.dead.dataset.count = String(dead.length);
-    el.dead.replaceChildren(h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", t("page.table.dead")), deadGrid(dead));
+    el.dead.replaceChildren(h("span", { class: "caption dead-title" }, h("strong", {}, String(dead.length)), " ", tn("page.table.dead", dead.length)), deadGrid(dead));
   }
   return { render };
 }
