@@ -10,7 +10,7 @@
 import { api, forgetSeat, loadSeats, saveSeat, seatFor } from "./api.js";
 import { continueBox } from "./elsewhere.js";
 import { lang, t } from "./i18n.js";
-import { seatRating } from "./rating.js";
+import { profileTitle, seatRating } from "./rating.js";
 import { h, toast } from "./ui.js";
 import { opponentName, stakesLine } from "./words.js";
 
@@ -133,7 +133,7 @@ function matchItem(m, ctx) {
       m.elsewhere ? h("span", { class: "chip elsewhere" }, t("page.mine.elsewhere")) : "",
       h("div", { class: "muted small" },
         when ? h("time", { datetime: m.created_at }, when) : "", when ? " · " : "",
-        t("page.lobby.match_line", { rules: m.rules || "gameweave", format: formatWords(m), n: m.deal_number, balance }))),
+        t("page.lobby.match_line", { rules: profileTitle(m.rules || "gameweave"), format: formatWords(m), n: m.deal_number, balance }))),
     h("div", { class: "match-tools" }, ...tail),
     box,
   );

@@ -3,8 +3,9 @@
 // queue (queue.js).  The settings (rules, format, clock, name) are the lobby's.
 
 import { api, loadSeats, saveSeat, seatFor } from "./api.js";
-import { has, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { queueBox } from "./queue.js";
+import { profileTitle } from "./rating.js";
 import { h, toast } from "./ui.js";
 
 const RATED_KEY = "gameweave.rated";
@@ -37,7 +38,6 @@ export function lobbySocket(on) {
   };
 }
 
-const profileTitle = (name) => (has(`profile.${name}.title`) ? t(`profile.${name}.title`) : name);
 
 function formatText(row) {
   if (row.format === "first_to") return t("page.format.first_to", { n: row.target });
