@@ -436,7 +436,7 @@ def test_the_lobby_checks_first_to_in_words_and_remembers(new_context):
     assert page.input_value("[data-testid=bot-select]") == "random"
     item = page.locator("[data-testid=my-matches] li").first
     text = item.inner_text()
-    assert "Random bot" in text and "anglo-american" in text and "first to 2" in text
+    assert "Random bot" in text and "Anglo-American (Pagat)" in text and "first to 2" in text
     assert item.locator("time").count() == 1
     n = page.locator("[data-testid=my-matches] li").count()
     item.locator("[data-testid=remove-match]").click()
