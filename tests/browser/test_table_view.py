@@ -198,10 +198,16 @@ def test_confirm_throws_is_a_remembered_setting(new_context):
     touch screen it is on by default; turned off, a tap throws at once."""
     rng = random.Random(19)
     page = new_context(BIG).new_page()
-    new_bot_match(page, "gameweave", clock=None)
-    box = page.locator("[data-testid=confirm-throws]")
-    assert not box.is_checked()
-    throws = play_until_throw(page, rng)
+    for attempt in range(3):  # the bot's deck is random: a deal may end before seat 1 can throw
+        new_bot_match(page, "gameweave", clock=None)
+        box = page.locator("[data-testid=confirm-throws]")
+        assert not box.is_checked()
+        try:
+            throws = play_until_throw(page, rng)
+            break
+        except pytest.fail.Exception:
+            if attempt == 2:
+                raise
     v = _version(page)
     page.click(f'.hand [data-action="{throws[0]}"]')
     page.wait_for_function(f"document.querySelector('[data-testid=table-page]').dataset.version !== '{v}'")
