@@ -1,5 +1,5 @@
 """The WebSocket protocol ``gameweave serve`` gives uvicorn: uvicorn's own (websockets,
-sans-I/O) with the four changes PROTOCOL §4.4 needs.
+sans-I/O) with the changes PROTOCOL §4.4 needs.
 
 * **A close frame is written even while the client does not read.**  uvicorn makes
   every ASGI send, the close included, wait until the TCP write buffer drains; for a
@@ -15,6 +15,9 @@ sans-I/O) with the four changes PROTOCOL §4.4 needs.
   too slow" like the ones our writer catches, not uvicorn's ``1011`` "keepalive ping
   timeout", and by the closing handshake (what it still sends is read and dropped for a
   while), so that a client that reads again finds the close frame.
+* **Bad text beside the client's close.**  A text frame that is not valid UTF-8 arriving
+  with the client's close frame is dropped with one plain line (uvicorn's ``1007`` after
+  the close had begun raised ``InvalidState``, logged as a fatal transport error).
 * **Shutdown says ``1001`` "server shutting down"** (uvicorn says ``1012``): SIGTERM
   closes every seat and spectator socket so.
 * **A frame can be written at once** (:data:`~.connection.SEND_NOW`): the scope's extension
