@@ -176,3 +176,47 @@ def test_issue10_a_noted_presence_rides_the_next_batch_waits_while_redis_is_away
     finally:
         proxy.close()
         _clean(prefix)
+
+
+@pytest.mark.timeout(60)
+def test_issue10_the_presence_sweep_reads_every_match_in_one_round_trip_per_batch(monkeypatch):
+    """``Bus.presences`` answers for many matches at once (the presence sweep asks for
+    every match with seats on other nodes each time), each seat as its own key says,
+    across the batch boundary; None while Redis cannot be reached."""
+    import gameweave.server.bus as busmod
+
+    monkeypatch.setattr(busmod, "PRESENCE_BATCH", 3)
+    proxy = _proxy()
+    prefix = f"gwtest-{uuid.uuid4().hex[:10]}"
+
+    async def scenario():
+        a, _ = await _bus(proxy, prefix, "a")
+        ids = [f"m{i}" for i in range(7)]
+        for i, m in enumerate(ids):  # seat 1 heard in the even matches, seat 2 in every third
+            if i % 2 == 0:
+                await a.touch_presence(m, 0, 30)
+            if i % 3 == 0:
+                await a.touch_presence(m, 1, 30)
+        calls = []
+        real = a.redis.mget
+
+        async def counted(keys):
+            calls.append(len(keys))
+            return await real(keys)
+
+        a.redis.mget = counted
+        got = await a.presences(ids)
+        assert got == {m: (i % 2 == 0, i % 3 == 0) for i, m in enumerate(ids)}
+        assert calls == [6, 6, 2]  # 7 matches, 3 a batch: three round trips
+        assert await a.presence("m3") == (False, True)
+        assert await a.presences([]) == {}
+        proxy.cut()
+        assert await a.presences(ids) is None
+        proxy.restore()
+        await a.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        proxy.close()
+        _clean(prefix)

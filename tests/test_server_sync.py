@@ -80,6 +80,9 @@ class FakeBus:
     async def presence(self, match_id):
         return True, True
 
+    async def presences(self, match_ids):
+        return {m: (True, True) for m in match_ids}
+
     async def ping(self):
         return True
 

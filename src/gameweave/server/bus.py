@@ -81,6 +81,9 @@ SILENT_LIMIT_S = 3.0
 RETRY_S = (0.1, 0.2, 0.5)
 """Waits between attempts to reach Redis again (the last one repeats)."""
 
+PRESENCE_BATCH = 500
+"""Matches whose presence keys one ``MGET`` reads at most (two keys each)."""
+
 PEOPLE_MAX_AGE_S = 5.0
 """A waiting ``phrase`` older than this is not sent any more (a late one means nothing)."""
 
@@ -369,11 +372,24 @@ class Bus:
     async def presence(self, match_id: str) -> tuple[bool, bool] | None:
         """``(seat 1 heard lately, seat 2 heard lately)`` on any node, or None if Redis
         cannot be reached."""
+        got = await self.presences([match_id])
+        return None if got is None else got[match_id]
+
+    async def presences(self, match_ids: list[str]) -> dict[str, tuple[bool, bool]] | None:
+        """:meth:`presence` of several matches in one round trip per
+        :data:`PRESENCE_BATCH` of them (the presence sweep asks for every match with
+        seats on other nodes at once): ``match_id -> (seat 1, seat 2)``, or None if Redis
+        cannot be reached."""
+        out: dict[str, tuple[bool, bool]] = {}
         try:
-            got = await self.redis.mget([self._presence_key(match_id, 0), self._presence_key(match_id, 1)])
+            for i in range(0, len(match_ids), PRESENCE_BATCH):
+                part = match_ids[i:i + PRESENCE_BATCH]
+                got = await self.redis.mget([self._presence_key(m, s) for m in part for s in (0, 1)])
+                for j, m in enumerate(part):
+                    out[m] = got[2 * j] is not None, got[2 * j + 1] is not None
         except (RedisError, OSError):
             return None
-        return got[0] is not None, got[1] is not None
+        return out
 
     # ------------------------------------------------------------------ seats
     async def seat_generation(self, match_id: str, seat: int) -> int:

@@ -6,7 +6,8 @@ seat gone silent shows offline (issue 10).
 * Abandoned: a match with no move for ``abandon_after_days`` is closed (checked on load,
   and by a sweep every 10 minutes).
 * Presence: every ``presence_sweep_s`` seconds, the presence keys of seats on other
-  nodes are read from Redis, and every match whose seats' ``online`` changed is announced.
+  nodes are read from Redis (one round trip for all of them), and every match whose
+  seats' ``online`` changed is announced.
 """
 
 from __future__ import annotations
@@ -107,11 +108,12 @@ class Sweeps:
         while not self.closing:
             await asyncio.sleep(self.presence_sweep_s)
             try:
-                for room in list(self.rooms.values()):
-                    if self.bus is not None and room.people.remote:  # seats on other nodes: Redis keys
-                        got = await self.bus.presence(room.match_id)
-                        if got is not None:
-                            room.people.remote_online = got
+                rooms = list(self.rooms.values())
+                remote = [r.match_id for r in rooms if r.people.remote]  # seats on other nodes: Redis keys
+                got = await self.bus.presences(remote) if self.bus is not None and remote else None
+                for room in rooms:
+                    if got is not None and room.match_id in got and room.people.remote:
+                        room.people.remote_online = got[room.match_id]
                     if room.people.has_sockets() and room.presence_changed():
                         room.announce()
             except Exception as exc:  # pragma: no cover - never stop sweeping
