@@ -22,6 +22,13 @@ away and go out when it is back (none is dropped; if the outbox overflows, a ``r
 event tells every node to check its matches); the subscription is pinged, so a silent
 one is noticed; and after subscribing again (the subscription confirmed first) a node
 checks every match it holds against the database.
+
+The two hot paths, publishing and the subscription, each run on a redis-py connection of
+their own (outside the pool, with no timer per reply): the events waiting go out as one
+write and their replies are read back, and the subscription's replies are read by one
+task while a watch pings it.  Through redis-py's pipeline object, its pool and its
+5-second timer on every read, the bus cost about 0.6 ms of CPU per event on a 2-core
+machine (one publish, two nodes hearing it); this way about 0.35 ms.
 """
 
 from __future__ import annotations
@@ -81,6 +88,9 @@ SILENT_LIMIT_S = 3.0
 RETRY_S = (0.1, 0.2, 0.5)
 """Waits between attempts to reach Redis again (the last one repeats)."""
 
+SEND_TIMEOUT_S = 5.0
+"""A batch of events not answered within this time is given up (and sent again)."""
+
 PRESENCE_BATCH = 500
 """Matches whose presence keys one ``MGET`` reads at most (two keys each)."""
 
@@ -119,6 +129,7 @@ class Bus:
         self._outbox: deque[tuple[float, dict[str, Any]]] = deque()
         self._touches: dict[str, int] = {}  # presence key -> its lifetime in ms, sent with the next batch
         self._sending: dict[str, int] = {}  # the touches of the batch being sent
+        self._pub: Any = None  # the publisher's own connection (outside the pool), made when first needed
         self._wake = asyncio.Event()
         self._overflowed = False
         self._closing = False
@@ -142,16 +153,16 @@ class Bus:
     async def _read(self, on_event, on_resync, ready: asyncio.Future) -> None:
         first, failures = True, 0
         while not self._closing:
-            pubsub = self.redis.pubsub()
+            conn = self._connection()  # the subscription's own connection, outside the pool
             try:
-                await self._subscribe(pubsub)
+                await self._subscribe(conn)
                 if first:
                     ready.set_result(None)
                 else:
                     log.info("redis: subscribed again; checking every match against the database")
                     await on_resync()
                 first, failures = False, 0
-                await self._listen(pubsub, on_event)
+                await self._listen(conn, on_event)
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError, TimeoutError) as exc:
@@ -162,51 +173,73 @@ class Bus:
                 await asyncio.sleep(RETRY_S[min(failures, len(RETRY_S) - 1)])
                 failures += 1
             finally:
-                try:
-                    await pubsub.aclose()
-                except Exception:
-                    pass
+                await _drop(conn)
 
-    async def _subscribe(self, pubsub) -> None:
-        """Subscribe and wait for Redis to confirm it (events published from then on
-        reach this node).  Raises TimeoutError if no confirmation comes."""
-        await pubsub.subscribe(self.channel)
+    async def _subscribe(self, conn) -> None:
+        """Subscribe on ``conn`` and wait for Redis to confirm it (events published from
+        then on reach this node).  Raises TimeoutError if no confirmation comes."""
+        await conn.connect()
+        await conn.send_packed_command(conn.pack_command("SUBSCRIBE", self.channel), check_health=False)
         deadline = time.monotonic() + SILENT_LIMIT_S
         while (left := deadline - time.monotonic()) > 0:
-            msg = await pubsub.get_message(timeout=left)
-            if msg is not None and msg.get("type") == "subscribe":
+            reply = await conn.read_response(timeout=left, push_request=True)
+            if isinstance(reply, list) and reply and reply[0] == b"subscribe":
                 return
         raise TimeoutError("no subscription confirmation")
 
-    async def _listen(self, pubsub, on_event) -> None:
+    async def _listen(self, conn, on_event) -> None:
         """Deliver events until the subscription fails or falls silent (no answer to a
-        ping within :data:`SILENT_LIMIT_S`)."""
-        heard = pinged = time.monotonic()
-        while not self._closing:
-            msg = await pubsub.get_message(timeout=PING_EVERY_S)
-            now = time.monotonic()
-            if msg is None:
-                if now - heard > SILENT_LIMIT_S:
+        ping within :data:`SILENT_LIMIT_S`).  The replies are read by a task of their own
+        with no timeout per reply (a timer per event cost more than the event); this
+        watch pings after :data:`PING_EVERY_S` quiet seconds, and ends the subscription
+        when nothing came for :data:`SILENT_LIMIT_S` (time spent handling an event, a
+        catch-up, is not silence)."""
+        state = _Heard(time.monotonic())
+        pump = asyncio.create_task(self._pump(conn, on_event, state))
+        pinged = state.at
+        try:
+            while not self._closing:
+                done, _ = await asyncio.wait({pump}, timeout=PING_EVERY_S / 4)
+                if done:
+                    pump.result()  # its error, if any; else the bus is closing
+                    return
+                now = time.monotonic()
+                if state.busy:
+                    continue
+                if now - state.at > SILENT_LIMIT_S:
                     raise TimeoutError("the subscription fell silent")
-                if now - pinged >= PING_EVERY_S:
+                if now - state.at >= PING_EVERY_S and now - pinged >= PING_EVERY_S:
                     pinged = now
-                    await pubsub.ping()
-                continue
-            heard = now
-            if msg.get("type") != "message":
-                continue
+                    await conn.send_packed_command(conn.pack_command("PING"), check_health=False)
+        finally:
+            pump.cancel()
             try:
-                event = orjson.loads(msg["data"])
+                await pump
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    async def _pump(self, conn, on_event, state: _Heard) -> None:
+        """Read the subscription's replies and hand each event to ``on_event``."""
+        while not self._closing:
+            reply = await conn.read_response(push_request=True)  # no socket_timeout: no timer per reply
+            state.at = time.monotonic()
+            if not isinstance(reply, list) or len(reply) != 3 or reply[0] != b"message":
+                continue  # a pong, or a confirmation
+            try:
+                event = orjson.loads(reply[2])
             except ValueError:  # orjson.JSONDecodeError is one
                 continue
             if not isinstance(event, dict):
                 continue
+            state.busy = True
             try:
                 await on_event(event)
             except Exception as exc:  # one bad event must not stop the reader
                 log.error("redis: event %s for match %s failed: %s", event.get("kind"), event.get("match"),
                           type(exc).__name__)
-            heard = time.monotonic()  # busy with it (a catch-up) is not silent
+            finally:
+                state.busy = False
+                state.at = time.monotonic()  # busy with it (a catch-up) is not silent
 
     async def close(self) -> None:
         """Send what waits (for up to 2 s), stop listening and close the connections."""
@@ -222,6 +255,8 @@ class Bus:
                     await task
                 except (asyncio.CancelledError, Exception):
                     pass
+        await _drop(self._pub)
+        self._pub = None
         try:
             await self.redis.aclose()
             await self.pool.aclose()
@@ -290,17 +325,16 @@ class Bus:
         if not batch and not touches:
             return
         self._touches, self._sending = {}, touches
-        pipe = self.redis.pipeline(transaction=False)
-        for key, px in touches.items():
-            pipe.set(key, self.node_id, px=px)
+        commands: list[tuple[Any, ...]] = [("SET", key, self.node_id, "PX", px) for key, px in touches.items()]
         for event in batch:
             text = orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS)
             if isinstance(event.get("match"), str):
-                pipe.eval(_PUBLISH_SEQ, 1, f"{self.prefix}:seq:{event['match']}", self.channel, text, SEQ_TTL_MS)
+                commands.append(("EVAL", _PUBLISH_SEQ, 1, f"{self.prefix}:seq:{event['match']}", self.channel, text,
+                                 SEQ_TTL_MS))
             else:
-                pipe.publish(self.channel, text)
+                commands.append(("PUBLISH", self.channel, text))
         try:
-            await pipe.execute()
+            await self._send(commands)
         except BaseException:  # sent again with the next attempt, but for a seat dropped meanwhile
             self._touches = {**self._sending, **self._touches}
             raise
@@ -308,6 +342,30 @@ class Bus:
             self._sending = {}
         for _ in batch:
             self._outbox.popleft()
+
+    def _connection(self) -> Any:
+        """A connection of the bus's own (outside the pool), with no timeout per read or
+        write (redis-py's default is 5 s each, a timer per reply): the subscription's
+        watch and :data:`SEND_TIMEOUT_S` bound the waits instead."""
+        return self.pool.connection_class(**{**self.pool.connection_kwargs, "socket_timeout": None})
+
+    async def _send(self, commands: list[tuple[Any, ...]]) -> None:
+        """Send ``commands`` in one write on the publisher's connection and read every
+        reply (a pipeline without redis-py's pipeline object and pool round: the bus's
+        hot path).  On any error the connection is dropped (its replies are no longer in
+        step) and the error raised; the next call connects again."""
+        conn = self._pub
+        if conn is None:
+            conn = self._pub = self._connection()
+        try:
+            async with asyncio.timeout(SEND_TIMEOUT_S):  # one timer for the batch, none per reply
+                await conn.send_packed_command(conn.pack_commands(commands), check_health=False)
+                for _ in commands:
+                    await conn.read_response()
+        except BaseException:
+            self._pub = None
+            await _drop(conn)
+            raise
 
     # ------------------------------------------------------------------ leases
     def _lease_key(self, match_id: str) -> str:
@@ -404,6 +462,25 @@ class Bus:
             return int(gen)
         except (RedisError, OSError):
             return 0
+
+
+class _Heard:
+    """When the subscription last answered, and whether an event is being handled."""
+
+    __slots__ = ("at", "busy")
+
+    def __init__(self, at: float):
+        self.at, self.busy = at, False
+
+
+async def _drop(conn: Any) -> None:
+    """Close one of the bus's own connections (None: nothing), whatever its state."""
+    if conn is None:
+        return
+    try:
+        await conn.disconnect(nowait=True)
+    except Exception:
+        pass
 
 
 __all__ = ["Bus", "BusError"]
