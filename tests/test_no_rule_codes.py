@@ -51,3 +51,50 @@ def test_no_page_string_holds_a_rule_code():
         code = _code_only(path.read_text(encoding="utf-8"))
         for literal in re.findall(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`]*`", code):
             assert not RULE_CODE.search(literal), (path.name, literal)
+
+
+BAD_TEXTS = ("force", "force 1", "refuse force 1", "refuse force ²", "meld 3c 4c / 5c 6c 7c", "meld 3c 5h 9d",
+             "meld Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc 2d 3d", "throw Zz", "zz")
+"""Action texts a person may type that every or some profile cannot read."""
+
+
+@pytest.mark.parametrize("profile", ["gameweave", "anglo-american", "classic"])
+def test_the_terminal_says_the_engine_s_errors_without_rule_codes(profile):
+    """The engine's sentences cite the rulebook (for developers); the terminal, which
+    prints them to a person in English (and some in Spanish), says them without: the
+    codec's unreadable texts (a digit of another script included: always
+    :class:`UnparsableError`) and the referee's reason for every illegal action tried."""
+    import random
+
+    from gameweave.cli.terminal.asker import reason
+    from gameweave.engine import GameState, IllegalActionError, UnparsableError, find_profile, parse_action
+
+    rules = find_profile(profile)
+    for text in BAD_TEXTS:
+        try:
+            parse_action(text, rules)
+        except UnparsableError as exc:
+            for lang in LANGUAGES:
+                said = reason(exc, lang, text)
+                assert said and not RULE_CODE.search(said), (lang, said)
+    rng = random.Random(3)
+    pool: set[int] = set()  # actions legal somewhere: each is illegal in most other states
+    for seed in range(30):
+        st = GameState.new(seed=100 + seed, rules=rules)
+        while not st.is_over:
+            pool.update(st.legal_actions())
+            st.apply(rng.choice(st.legal_actions()))
+    candidates = sorted(pool)
+    seen = 0
+    for seed in range(12):
+        st = GameState.new(seed=seed, rules=rules)
+        while not st.is_over:
+            legal = set(st.legal_actions())
+            for a in rng.sample(candidates, min(40, len(candidates))):
+                if a not in legal:
+                    code, why = st.why_illegal(a)
+                    said = reason(IllegalActionError(why, reason=code), "en")
+                    assert said and not RULE_CODE.search(said), said
+                    seen += 1
+            st.apply(rng.choice(sorted(legal)))
+    assert seen > 1000

@@ -644,3 +644,14 @@ def test_play_checks_the_record_path_before_the_match(tmp_path):
                         input="1\n" * 400)
     assert res.exit_code == 0, res.output
     assert ok.exists()
+
+
+def test_digits_of_other_scripts_are_no_choice_not_a_crash():
+    """A superscript or circled digit (``str.isdigit`` says yes, ``int`` says no) is
+    told like any other text that is not a choice, and play goes on."""
+    script = "²\n①\n٣\n" + "1\n" * 400
+    res = runner.invoke(app, ["play", "--bot", "random", "--deals", "1", "--seed", "5", "--no-record"], input=script)
+    assert res.exit_code == 0, res.output
+    assert "Traceback" not in res.output and "invalid literal" not in res.output
+    assert "cannot read '²'" in res.output
+    assert "deal" in res.output.lower()

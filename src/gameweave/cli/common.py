@@ -8,6 +8,7 @@ written in English, as the engine's are).  Events and choices are told by the na
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -62,7 +63,7 @@ def options_or_exit(rules: Rules, pairs: list[str] | None) -> dict[str, Any]:
         value = value.strip()
         if not eq or not key:
             error(translate("cli.option_pair", pair=repr(pair)), 2)
-        given[key] = int(value) if value.lstrip("-").isdigit() else value
+        given[key] = int(value) if re.fullmatch(r"-?[0-9]+", value) else value
     try:
         return match_options(rules, given)
     except OptionError as exc:

@@ -287,7 +287,7 @@ def _parse_force(words: list[str], text: str, numbered: bool) -> int:
         return 0
     if words[0].lower() == "force":
         if numbered:
-            if len(words) == 2 and words[1].isdigit() and len(words[1]) <= 2:
+            if len(words) == 2 and words[1].isascii() and words[1].isdigit() and len(words[1]) <= 2:
                 n = int(words[1])
                 if 1 <= n <= MAX_FORCE_NUMBER:
                     return n
@@ -295,7 +295,8 @@ def _parse_force(words: list[str], text: str, numbered: bool) -> int:
         if len(words) == 1:
             return FORCE_ANY
         raise UnparsableError(
-            f"cannot read {text!r}: where melds are rearranged (R18e) a force names no meld number"
+            f"cannot read {text!r}: where melds are rearranged (R18e) a force names no meld number",
+            reason="force_names_no_meld",
         )
     raise UnparsableError(f"cannot read {text!r}: only 'force' may follow the card")
 
@@ -334,7 +335,8 @@ def parse_action(text: str, rules: Rules | None = None) -> Action:
     if verb == "force":
         if rules is None or not rules.force_back:
             raise UnparsableError(
-                f"cannot read {text!r}: forcing back (R19) belongs to the anglo-american profile"
+                f"cannot read {text!r}: forcing back (R19) belongs to the anglo-american profile",
+                reason="no_force_back",
             )
         if len(words) != 1:
             raise UnparsableError(f"cannot read {text!r}: 'force' takes nothing after it")
@@ -353,7 +355,8 @@ def parse_action(text: str, rules: Rules | None = None) -> Action:
         if not rearranging:
             if "/" in body:
                 raise UnparsableError(
-                    f"cannot read {text!r}: '/' separates melds only in profiles that rearrange (R18)"
+                    f"cannot read {text!r}: '/' separates melds only in profiles that rearrange (R18)",
+                    reason="no_rearranging",
                 )
             return meld_action(_parse_cards(body.split(), text))
         melds: list[int] = []
@@ -374,6 +377,6 @@ def parse_action(text: str, rules: Rules | None = None) -> Action:
         if seen.bit_count() > 11:
             raise UnparsableError(f"cannot read {text!r}: a table holds at most eleven cards (R16)")
         return table_action(melds)
-    raise UnparsableError(
-        f"cannot read {text!r}: an action starts with turn, meld, refuse, throw or force"
-    )
+    verbs = "turn, meld, refuse, throw or force" if rules is not None and rules.force_back else \
+        "turn, meld, refuse or throw"
+    raise UnparsableError(f"cannot read {text!r}: an action starts with {verbs}")

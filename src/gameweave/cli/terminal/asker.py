@@ -13,6 +13,7 @@ a confirmation first (R16).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rich.console import Console
@@ -56,15 +57,26 @@ def is_common(view: SeatView, c: Choice) -> bool:
     return len(new) == 1 and (not gone or (len(gone) == 1 and gone[0] & ~new[0] == 0))
 
 
-def reason(exc: GameweaveError, lang: str) -> str:
-    """An engine error in ``lang``: ``error.<reason>`` from the catalog when there is one
-    (Spanish), else the engine's English sentence."""
-    key = f"error.{getattr(exc, 'reason', '')}"
-    if lang != "en" and key in messages(lang):
-        return messages(lang)[key].rstrip(".")
+RULE_CODES = re.compile(r"\s*\((?:R\d+[a-f]?(?:\s*[-,/]\s*R?\d+[a-f]?)*)\)|(?<=\()R\d+[a-f]?(?:,\s*R\d+[a-f]?)*[;:]\s*")
+"""A rule code in an engine sentence: a whole ``(R5, R6)``, or ``R18; `` / ``R20: ``
+opening a parenthesis (the engine's messages cite the rulebook for developers; a player
+reads none of it, issue 19)."""
+
+
+def reason(exc: GameweaveError, lang: str, typed: str = "") -> str:
+    """An engine error in ``lang`` for a person: ``terminal.unparsable.<reason>`` for a
+    text the profile cannot read (``typed``: what was typed), ``error.<reason>`` from the
+    catalog when there is one (Spanish), else the engine's English sentence without its
+    rule codes."""
+    why = getattr(exc, "reason", None) or ""
+    key = f"terminal.unparsable.{why}"
+    if isinstance(exc, UnparsableError) and key in messages(lang):
+        return translate(key, lang, text=repr(typed))
+    if lang != "en" and f"error.{why}" in messages(lang):
+        return messages(lang)[f"error.{why}"].rstrip(".")
     if lang != "en":
-        return translate("terminal.unreadable", lang, text=str(exc)).rstrip(".")
-    return str(exc)
+        return translate("terminal.unreadable", lang, text=RULE_CODES.sub("", str(exc))).rstrip(".")
+    return RULE_CODES.sub("", str(exc))
 
 
 def hand_cards(view: SeatView, text: str) -> int | None:
@@ -188,7 +200,7 @@ class Asker:
         n = len(shown)
         if self._command(view, shown, text.lower(), history):
             return None
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             k = int(text)
             if 1 <= k <= n:
                 return shown[k - 1]
@@ -210,10 +222,12 @@ class Asker:
             cards = hand_cards(view, text)
             if cards is not None and any(c.is_meld for c in choices):
                 return self.choose_by_cards(view, choices, cards)
-            why = reason(exc, tty.lang)
-            if tty.lang != "en" and isinstance(exc, UnparsableError):  # the codec's words are English
-                why = tty.t("not_a_card", card=repr(exc.text)) if exc.reason == "not_a_card" \
-                    else tty.t("not_understood", text=repr(text))
+            why = reason(exc, tty.lang, text)
+            if tty.lang != "en" and isinstance(exc, UnparsableError) and exc.reason in (None, "not_a_card"):
+                # the codec's words are English
+                why = tty.t("not_a_card", card=repr(exc.text)) if exc.reason == "not_a_card" else \
+                    tty.t("not_understood" if find_profile(view.rules).force_back else "not_understood_no_force",
+                          text=repr(text))
             self.con.print(f"[red]{escape(tty.t('bad_text', reason=why, how=tty.how(n)))}[/]")
             return None
         for c in choices:
@@ -240,7 +254,7 @@ class Asker:
             text = self._line(tty.t("choose_or_back", n=len(fits)))
             if not text:
                 return None
-            if text.isdigit() and 1 <= int(text) <= len(fits):
+            if text.isascii() and text.isdigit() and 1 <= int(text) <= len(fits):
                 return fits[int(text) - 1]
             con.print(f"[red]{tty.t('type_number_or_back', n=len(fits))}[/]")
 
