@@ -226,3 +226,51 @@ def test_the_api_and_gameweave_analyze_give_the_same_figures_on_one_record(tmp_p
     assert (body["level"], body["seed"], body["mistakes"]) == (cli["level"], cli["seed"], cli["mistakes"])
     assert body["steps"] == len(download["record"]["actions"])
     assert body["chart"] == chart_geometry(cli["decisions"], body["steps"])
+
+
+def test_an_analysis_asked_for_many_times_at_once_is_computed_once_and_one_deal_at_a_time(monkeypatch):
+    """Repeated analysis requests (a guest may send hundreds a second) must not each
+    pay seconds of CPU: the same deal asked for by six requests at once is computed
+    once, all six get it; two deals are never analysed at the same time; a failed
+    computation lets a waiting request try again."""
+    import threading
+
+    from gameweave.server.routes import advice
+
+    monkeypatch.setattr(advice, "_cache", type(advice._cache)())
+    calls, active, most = [], [0], [0]
+    lock = threading.Lock()
+    fail_first = {("m", 9)}
+
+    def slow(record):
+        with lock:
+            calls.append(record["id"])
+            active[0] += 1
+            most[0] = max(most[0], active[0])
+        time.sleep(0.3)
+        with lock:
+            active[0] -= 1
+        if record["id"] == 9 and fail_first:
+            fail_first.clear()
+            raise RuntimeError("the first try fails")
+        return {"for": record["id"]}
+
+    monkeypatch.setattr(advice, "_compute", slow)
+    got, errors = [], []
+
+    def ask(n):
+        try:
+            got.append(advice._analysis(("m", n), {"id": n}))
+        except RuntimeError as exc:
+            errors.append(str(exc))
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in [1] * 6 + [2, 9, 9]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert sorted(calls) == [1, 2, 9, 9]  # deal 1 once for six requests; deal 9 again after its failure
+    assert most[0] == 1  # one deal at a time
+    assert got.count({"for": 1}) == 6 and {"for": 2} in got and {"for": 9} in got
+    assert errors == ["the first try fails"]
+    assert advice._analysis(("m", 1), {"id": 1}) == {"for": 1} and calls.count(1) == 1  # cached

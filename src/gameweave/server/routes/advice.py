@@ -39,8 +39,13 @@ HINT_LEVEL = "master"
 ANALYSIS_CACHE_SIZE = 64
 """How many deals' analyses stay cached (the oldest goes first)."""
 
+ANALYSES_AT_ONCE = 1
+"""Deals analysed at the same time at most (the others wait their turn)."""
+
 _cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
 _cache_lock = threading.Lock()
+_running: dict[tuple[str, int], threading.Event] = {}  # the analyses being computed
+_analysing = threading.BoundedSemaphore(ANALYSES_AT_ONCE)
 
 
 def _estimate_out(e: Any) -> dict[str, Any]:
@@ -70,11 +75,42 @@ async def get_hint(seat_of: SeatDep, hub: HubDep) -> dict:
 
 
 def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
+    """The analysis of ``key`` (match id, deal number) from its ``record``: from the
+    cache, or computed once however many ask at the same time (the others wait for it),
+    and at most :data:`ANALYSES_AT_ONCE` deals at a time (an analysis is seconds of CPU:
+    repeated requests must not each pay for it, nor hold up the event loop)."""
     with _cache_lock:
         got = _cache.get(key)
         if got is not None:
             _cache.move_to_end(key)
             return got
+        running = _running.get(key)
+        mine = running is None
+        if mine:
+            running = _running[key] = threading.Event()
+    assert running is not None
+    if not mine:
+        running.wait()
+        with _cache_lock:
+            got = _cache.get(key)
+        if got is not None:
+            return got
+        return _analysis(key, record)  # the first one failed: this one tries
+    try:
+        with _analysing:
+            out = _compute(record)
+        with _cache_lock:
+            _cache[key] = out
+            while len(_cache) > ANALYSIS_CACHE_SIZE:
+                _cache.popitem(last=False)
+        return out
+    finally:
+        with _cache_lock:
+            _running.pop(key, None)
+        running.set()
+
+
+def _compute(record: dict[str, Any]) -> dict[str, Any]:
     rec = GameRecord.from_dict(record)
     analysis = analyze_record(rec)  # the defaults, as `gameweave analyze` (issue 19)
     out = analysis.to_dict()
@@ -85,10 +121,6 @@ def _analysis(key: tuple[str, int], record: dict[str, Any]) -> dict[str, Any]:
         d_out["best_choice"] = choice_of(views[d.step], d.best.action).to_dict()
     out["steps"] = len(rec.actions)
     out["chart"] = chart_geometry(out["decisions"], len(rec.actions))
-    with _cache_lock:
-        _cache[key] = out
-        while len(_cache) > ANALYSIS_CACHE_SIZE:
-            _cache.popitem(last=False)
     return out
 
 
