@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from rich.text import Text
@@ -655,3 +656,21 @@ def test_digits_of_other_scripts_are_no_choice_not_a_crash():
     assert "Traceback" not in res.output and "invalid literal" not in res.output
     assert "cannot read '²'" in res.output
     assert "deal" in res.output.lower()
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux's /proc")
+def test_a_record_path_nothing_can_be_written_to_is_refused_before_play_and_a_failed_save_is_exit_1(monkeypatch):
+    """``/proc`` tells root it is writable (permission bits): the check tries a file
+    instead, so play does not start; and where saving fails anyway at the end, the exit
+    status says so (1), after the one error line."""
+    from gameweave.cli.terminal import record as record_mod
+
+    res = runner.invoke(app, ["play", "--level", "random", "--deals", "1", "--record", "/proc/gw.json"], input="1\n" * 400)
+    assert res.exit_code == 2 and "cannot write in /proc" in res.output
+    assert "deal" not in res.output.lower().split("cannot write")[0]  # said before any deal
+    monkeypatch.setattr("gameweave.cli.play.record_problem", lambda path: None)
+    res = runner.invoke(app, ["play", "--level", "random", "--deals", "1", "--seed", "2", "--record", "/proc/gw.json"],
+                        input="1\n" * 400)
+    assert res.exit_code == 1, res.output
+    assert "cannot save the record to /proc/gw.json" in res.output
+    assert record_mod.record_problem(Path("/proc/gw.json")) is not None

@@ -122,7 +122,8 @@ def pause(tty: Terminal, next_deal: int) -> None:
 def play_match(tty: Terminal, match: Match, who: Seating, plan: Plan, record: Path | None) -> int:
     """Play the deals of ``plan`` (or until the match is over), print the tally after
     each and the verdict, and save the finished deals to ``record`` (None: no record).
-    Returns the exit status: 0, or 130 after Ctrl-C; leaving (``q``) is 0 too."""
+    Returns the exit status: 0, or 130 after Ctrl-C; leaving (``q``) is 0 too; 1 if
+    the record could not be saved."""
     finished: list[GameState] = []
     deal_no = 0
     try:
@@ -139,13 +140,11 @@ def play_match(tty: Terminal, match: Match, who: Seating, plan: Plan, record: Pa
                 pause(tty, deal_no + 1)
     except (Quit, KeyboardInterrupt) as exc:
         tty.con.print(("\n" if isinstance(exc, KeyboardInterrupt) else "") + tty.t("left"))
-        if record is not None:
-            save_record(tty, record, match, finished)
-        return 130 if isinstance(exc, KeyboardInterrupt) else 0
+        saved = record is None or save_record(tty, record, match, finished)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 0 if saved else 1
     tty.con.print(verdict(tty, match, who.me, who.label))
-    if record is not None:
-        save_record(tty, record, match, finished)
-    return 0
+    saved = record is None or save_record(tty, record, match, finished)
+    return 0 if saved else 1
 
 
 __all__ = ["Plan", "Seating", "goal_words", "pause", "play_match", "show_intro", "tally_line", "verdict"]

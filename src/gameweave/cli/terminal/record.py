@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,9 +29,11 @@ def record_path(record: Path | None) -> Path:
 
 def record_problem(path: Path) -> str | None:
     """Why a record could not be written to ``path`` at the end of the match, checked
-    before it starts (nothing is created): ``None`` if it can, else the reason (a
+    before it starts (nothing is left behind): ``None`` if it can, else the reason (a
     folder, a folder that cannot be made or written to, a file that cannot be
-    overwritten)."""
+    overwritten).  Where the file does not exist yet, a file is made and removed in the
+    nearest folder that exists (permission bits alone do not tell: ``/proc`` says
+    writable to root)."""
     if path.is_dir():
         return f"{path} is a folder; give a file name"
     if path.exists():
@@ -40,17 +43,20 @@ def record_problem(path: Path) -> str | None:
         parent = parent.parent
     if not parent.is_dir():
         return f"{parent} is not a folder"
-    if not os.access(parent, os.W_OK | os.X_OK):
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".gameweave-", suffix=".probe"):
+            pass
+    except OSError:
         return f"cannot write in {parent}"
     return None
 
 
-def save_record(tty: Terminal, path: Path, match: Match, finished: list[GameState]) -> None:
+def save_record(tty: Terminal, path: Path, match: Match, finished: list[GameState]) -> bool:
     """Write the finished deals as a §VII match record and say where (or that no deal
-    was finished); a file that cannot be written is one error line."""
+    was finished); a file that cannot be written is one error line and False."""
     if not finished:
         tty.con.print(tty.t("no_record"))
-        return
+        return True
     rec = MatchRecord(rules=match.rules.name, first_opener=match.first_opener, options=dict(match.options),
                       deals=[GameRecord.from_state(st) for st in finished])
     try:
@@ -58,8 +64,9 @@ def save_record(tty: Terminal, path: Path, match: Match, finished: list[GameStat
         path.write_text(json.dumps(rec.to_dict()) + "\n", encoding="utf-8")
     except OSError as exc:
         error(f"cannot save the record to {path}: {exc.strerror or exc}")
-        return
+        return False
     tty.con.print(tty.t("record_saved", deals=tty.n(len(finished), "finished_deal"), path=escape(str(path))))
+    return True
 
 
 __all__ = ["record_path", "record_problem", "save_record"]
