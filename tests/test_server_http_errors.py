@@ -146,3 +146,16 @@ def test_the_api_docs_page_needs_no_internet(client):
         assert got.status_code == 200 and len(got.content) > 100, url
     assert client.get("/openapi.json").json()["info"]["title"] == "Gameweave table server"
     assert client.get("/redoc").status_code == 404  # the CDN-only ReDoc page is off
+
+
+def test_head_is_answered_as_get_without_a_body(client):
+    """Monitors and ``curl -I`` ask with HEAD: pages and the health checks answer it as
+    their GET does (status and headers, no body); an address with no GET still 405."""
+    for path in ("/", "/account", "/leaderboard", "/api/health", "/api/ready", "/static/table.js"):
+        got, head = client.get(path), client.head(path)
+        assert got.status_code == 200, path
+        assert head.status_code == 200 and head.content == b"", path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        assert head.headers.get("content-length") == got.headers.get("content-length"), path
+    r = client.head("/api/matches")
+    assert r.status_code == 405 and "POST" in r.headers["allow"]

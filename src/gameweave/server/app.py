@@ -35,7 +35,7 @@ from .botrunner import Bots
 from .errors import HTTP_STATUS, install_handlers
 from .hub import Hub
 from .metrics import Metrics
-from .middleware import LimitMiddleware
+from .middleware import HeadAsGet, LimitMiddleware
 from .lobby import Lobby
 from .lobbyws import serve_lobby
 from .routes import account, account_matches, advice, lobby, matches, open as open_tables, ops, pages, players, tutorial
@@ -160,6 +160,7 @@ def create_app(
     app.state.test_decks = deck_source if isinstance(deck_source, TestDecks) else None
     app.add_middleware(LimitMiddleware, burst=settings.http_burst, rate=settings.http_rate,
                        on_refusal=metrics.refusal)
+    app.add_middleware(HeadAsGet)
     install_handlers(app, on_refusal=metrics.refusal)
     _add_routes(app, hub, meet, settings)
     return app

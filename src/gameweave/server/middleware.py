@@ -97,4 +97,27 @@ class LimitMiddleware:
         return await self.app(scope, replay, send)
 
 
-__all__ = ["LimitMiddleware", "TokenBucket"]
+class HeadAsGet:
+    """``HEAD`` answered as the ``GET`` of the same URL without its body (RFC 9110
+    §9.3.2: the same status and headers, ``Content-Length`` included), so monitors and
+    ``curl -I`` see pages and health checks as they are; FastAPI's routes answer only the
+    methods they name.  A URL with no ``GET`` answers 405 as before."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+
+        async def without_body(msg):
+            if msg["type"] == "http.response.body":
+                if msg.get("more_body", False):
+                    return
+                msg = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(msg)
+
+        return await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
+__all__ = ["HeadAsGet", "LimitMiddleware", "TokenBucket"]
