@@ -100,6 +100,22 @@ def test_unknown_fields_in_a_websocket_frame_are_malformed_and_nothing_changes(c
     assert s1.recv_state()["version"] == 2
 
 
+@pytest.mark.parametrize("hello", [{"type": "hello", "seat": 1, "token": 5}, {"type": "hello", "seat": 1, "token": [1]},
+                                   {"type": "hello", "seat": "1", "token": "x"}, {"type": "hello", "token": "x"}])
+def test_a_hello_with_a_wrongly_typed_field_is_malformed_4400(client, friend_match, hello):
+    """PROTOCOL §4.4: wrongly typed fields are ``malformed`` (4400), the token as the
+    seat; ``bad_token`` (4401) is for a token that holds no seat (a string, or none)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    m1, _ = friend_match(client)
+    with client.websocket_connect(f"/ws/{m1['match_id']}") as ws:
+        ws.send_json(hello)
+        assert ws.receive_json()["code"] == "malformed"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4400
+
+
 def test_an_action_before_hello_is_malformed_and_closes_4400(client, friend_match):
     from starlette.websockets import WebSocketDisconnect
 

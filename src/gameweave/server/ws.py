@@ -208,6 +208,8 @@ async def read_hello(hub: Hub, match_id: str, msg: Mapping[str, Any]) -> Hello:
     s, token = obj.get("seat"), obj.get("token")
     if type(s) is not int or s not in (1, 2):
         return Hello(table, None, code="malformed", message="'seat' must be 1 or 2")
+    if token is not None and not isinstance(token, str):  # wrongly typed (PROTOCOL §4.4); none holds no seat
+        return Hello(table, None, code="malformed", message="'token' must be the seat's token, a string")
     if not table.token_ok(s - 1, token) and hub.bus is not None:
         table = (await hub.seat_for_token(match_id, token))[0] or table
     if not table.token_ok(s - 1, token):
