@@ -311,6 +311,18 @@ def test_signed_in_players_queue_rated_meet_only_each_other_and_the_seats_join_t
     assert _post(client, "/api/queue/status", {"ticket": guest["ticket"]}).json()["status"] == "waiting"
 
 
+@pytest.mark.parametrize("frame", [{"type": "ping", "x": 1}, {"type": "follow"}, {"type": "follow", "ticket": 5},
+                                   {"type": "follow", "ticket": "t", "seat": 1}, {"type": 7}])
+def test_the_lobby_socket_refuses_unknown_fields_and_a_ticket_that_is_no_string_as_malformed(client, frame):
+    """PROTOCOL §3.17: as on a seat's socket, a field the frame does not have or a
+    wrongly typed ticket is ``malformed`` (``unknown_ticket`` is for a string this server
+    does not know)."""
+    with client.websocket_connect("/ws/lobby") as ws:
+        _recv(ws)
+        ws.send_json(frame)
+        assert _recv(ws)["code"] == "malformed"
+
+
 def test_the_lobby_socket_answers_bad_frames_with_codes(client):
     with client.websocket_connect("/ws/lobby") as ws:
         _recv(ws)

@@ -4,7 +4,8 @@ everyone, and the news of one queue ticket for the socket that follows it.
 Client → server (text frames of JSON, at most :data:`MAX_LOBBY_FRAME` bytes):
 ``{"type": "follow", "ticket": T}`` (answered with the entry's ``queue`` frame, and
 another when it is paired) and ``{"type": "ping"}`` (every few seconds while queued:
-the player is still there; answered with the entry's ``queue`` frame).  When the socket
+the player is still there; answered with the entry's ``queue`` frame; a socket that
+follows no ticket gets no answer).  When the socket
 closes, the entry it followed is not paired until someone follows it again, and leaves
 the queue after :data:`~.lobby.LEFT_S` if nobody does (:meth:`~.lobby.Lobby.left_soon`).  Anything else
 is answered ``{"type": "error", "code": "malformed" | "unknown_ticket" | "rate_limited"}``.
@@ -41,7 +42,30 @@ def _read(msg: dict[str, Any]) -> dict[str, Any] | None:
     return obj if isinstance(obj, dict) else None
 
 
+FIELDS = {"follow": {"type", "ticket"}, "ping": {"type"}}
+"""The fields each frame may have (others, or a ``follow`` without a string ticket, are
+``malformed``, as on a seat's socket)."""
+
+
+def _problem(obj: dict[str, Any]) -> str | None:
+    """Why ``obj`` is not a lobby frame (the ``malformed`` message), or None."""
+    kind = obj.get("type")
+    allowed = FIELDS.get(kind) if isinstance(kind, str) else None
+    if allowed is None:
+        return 'send {"type": "follow", "ticket": …} or {"type": "ping"}'
+    extra = sorted(str(k)[:40] for k in obj if k not in allowed)
+    if extra:
+        return f"'{extra[0]}' is not a field of a {kind} frame"
+    if kind == "follow" and not isinstance(obj.get("ticket"), str):
+        return "'ticket' must be the queue ticket, a string"
+    return None
+
+
 async def _answer(lobby: Lobby, conn: Connection, obj: dict[str, Any]) -> None:
+    problem = _problem(obj)
+    if problem is not None:
+        conn.send({"type": "error", "code": "malformed", "params": {}, "message": problem})
+        return
     kind = obj.get("type")
     if kind == "follow":
         ticket = obj.get("ticket")
@@ -61,9 +85,6 @@ async def _answer(lobby: Lobby, conn: Connection, obj: dict[str, Any]) -> None:
         except ApiError:
             return
         conn.send({"type": "queue", **queue_out(row)})
-    else:
-        conn.send({"type": "error", "code": "malformed", "params": {},
-                   "message": 'send {"type": "follow", "ticket": …} or {"type": "ping"}'})
 
 
 async def serve_lobby(lobby: Lobby, ws: WebSocket) -> None:
@@ -100,4 +121,4 @@ async def serve_lobby(lobby: Lobby, ws: WebSocket) -> None:
             writer.cancel()
 
 
-__all__ = ["LOBBY_RATE", "MAX_LOBBY_FRAME", "serve_lobby"]
+__all__ = ["FIELDS", "LOBBY_RATE", "MAX_LOBBY_FRAME", "serve_lobby"]
