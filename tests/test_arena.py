@@ -159,3 +159,14 @@ def test_elo_words_have_no_minus_zero_and_name_the_clamp():
 
     assert _elo(-0.3) == "0" and _elo(12.6) == "+13" and _elo(-40.2) == "-40"
     assert _elo(800.0) == "≥+800" and _elo(-800.0) == "≤-800"
+
+
+def test_an_option_a_bot_does_not_have_is_one_clear_line_naming_its_options():
+    from typer.testing import CliRunner
+
+    from gameweave.cli import app
+
+    res = CliRunner().invoke(app, ["arena", "greedy", "random", "--opt1", "foo=bar", "--deals", "2"])
+    assert res.exit_code == 2
+    assert "greedy has no option 'foo'" in res.output and "danger_weight" in res.output
+    assert "__init__" not in res.output and "keyword argument" not in res.output

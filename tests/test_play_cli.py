@@ -674,3 +674,15 @@ def test_a_record_path_nothing_can_be_written_to_is_refused_before_play_and_a_fa
     assert res.exit_code == 1, res.output
     assert "cannot save the record to /proc/gw.json" in res.output
     assert record_mod.record_problem(Path("/proc/gw.json")) is not None
+
+
+def test_a_pasted_page_is_not_echoed_whole_and_the_intro_names_this_match_s_goal():
+    """A 100,000-character line is told as unreadable with a cut of it, not all of it;
+    the first lines say this match's goal (first to 1), not the profile's usual one."""
+    script = "x" * 100_000 + "\n" + "1\n" * 600
+    res = runner.invoke(app, ["play", "--rules", "anglo-american", "--to", "1", "--level", "random", "--seed", "3",
+                              "--no-record"], input=script)
+    assert res.exit_code == 0, res.output
+    assert 150 < res.output.count("x") < 1000  # the line's cut (the console wraps it), not the line
+    intro = _plain(res).split("won deal")[0]
+    assert "first to 1" in intro and "first to 3" not in intro

@@ -8,6 +8,7 @@ seat is to act) and returns one of those ints.  Bots are made by name with
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -184,4 +185,25 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     factory = BOTS.get(key)
     if factory is None:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    unknown = sorted(set(options) - set(bot_options(factory)))
+    if unknown and not _takes_any(factory):
+        known = ", ".join(bot_options(factory)) or "none"
+        raise ValueError(f"{name} has no option {unknown[0]!r} (its options: {known})")
     return factory(seed=seed, **options)
+
+
+def bot_options(factory: Any) -> list[str]:
+    """The option names a bot factory (a class or a function) takes by keyword, ``seed``
+    aside."""
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "seed"]
+
+
+def _takes_any(factory: Any) -> bool:
+    try:
+        return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return True

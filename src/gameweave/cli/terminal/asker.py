@@ -63,6 +63,14 @@ opening a parenthesis (the engine's messages cite the rulebook for developers; a
 reads none of it, issue 19)."""
 
 
+MAX_SAID = 200
+"""Longest text of what was typed that a message repeats (a pasted page is cut)."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_SAID else text[: MAX_SAID - 1] + "…"
+
+
 def reason(exc: GameweaveError, lang: str, typed: str = "") -> str:
     """An engine error in ``lang`` for a person: ``terminal.unparsable.<reason>`` for a
     text the profile cannot read (``typed``: what was typed), ``error.<reason>`` from the
@@ -71,12 +79,13 @@ def reason(exc: GameweaveError, lang: str, typed: str = "") -> str:
     why = getattr(exc, "reason", None) or ""
     key = f"terminal.unparsable.{why}"
     if isinstance(exc, UnparsableError) and key in messages(lang):
-        return translate(key, lang, text=repr(typed))
+        return translate(key, lang, text=repr(_cut(typed)))
     if lang != "en" and f"error.{why}" in messages(lang):
         return messages(lang)[f"error.{why}"].rstrip(".")
+    said = _cut(RULE_CODES.sub("", str(exc)))
     if lang != "en":
-        return translate("terminal.unreadable", lang, text=RULE_CODES.sub("", str(exc))).rstrip(".")
-    return RULE_CODES.sub("", str(exc))
+        return translate("terminal.unreadable", lang, text=said).rstrip(".")
+    return said
 
 
 def hand_cards(view: SeatView, text: str) -> int | None:
@@ -227,13 +236,13 @@ class Asker:
                 # the codec's words are English
                 why = tty.t("not_a_card", card=repr(exc.text)) if exc.reason == "not_a_card" else \
                     tty.t("not_understood" if find_profile(view.rules).force_back else "not_understood_no_force",
-                          text=repr(text))
+                          text=repr(_cut(text)))
             self.con.print(f"[red]{escape(tty.t('bad_text', reason=why, how=tty.how(n)))}[/]")
             return None
         for c in choices:
             if c.action == a:
                 return c
-        self.con.print(f"[red]{escape(tty.t('not_a_choice', text=repr(text), how=tty.how(n)))}[/]")
+        self.con.print(f"[red]{escape(tty.t('not_a_choice', text=repr(_cut(text)), how=tty.how(n)))}[/]")
         return None
 
     def choose_by_cards(self, view: SeatView, choices: list[Choice], cards: int) -> Choice | None:

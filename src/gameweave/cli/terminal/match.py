@@ -64,7 +64,10 @@ def show_intro(tty: Terminal, profile: Rules, match: Match, who: Seating, plan: 
     drawn = tty.t("drawn") if profile.first_opener == "random" else ""
     words = help_data(tty.lang)
     title = words["profiles"][profile.name]
-    tty.con.print(tty.t("intro", rules=title["title"], summary=title["summary"],
+    # a summary ends with the profile's usual match after a ';' ("…; first to 3"): this
+    # match's own goal follows in the same line, so only the rules part is said
+    summary = title["summary"].split(";")[0].strip()
+    tty.con.print(tty.t("intro", rules=title["title"], summary=summary,
                         you=escape(who.you) if who.you else tty.t("you"), seat=me + 1,
                         opp=f"[bold]{who.label}[/]", other=2 - me, goal=goal_words(tty, match, plan),
                         seed=plan.seed, opener=opener, drawn=drawn))
