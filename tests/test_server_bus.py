@@ -85,11 +85,7 @@ def test_events_wait_while_redis_is_away_and_arrive_in_order_with_the_match_s_se
         for bus in (a, b):
             await bus.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        proxy.close()
-        _clean(prefix)
+    _play(scenario, proxy, prefix)
 
 
 @pytest.mark.timeout(60)
@@ -112,6 +108,11 @@ def test_a_subscription_that_goes_quiet_is_noticed_and_the_node_resyncs():
         await b.close()
         await direct.close()
 
+    _play(scenario, proxy, prefix)
+
+
+def _play(scenario, proxy: TcpProxy, prefix: str) -> None:
+    """Run ``scenario()``, then close the proxy and remove the test's keys."""
     try:
         asyncio.run(scenario())
     finally:
@@ -171,11 +172,7 @@ def test_issue10_a_noted_presence_rides_the_next_batch_waits_while_redis_is_away
         assert await a.redis.get(key(0)) is None  # not brought back by the touch that waited
         await a.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        proxy.close()
-        _clean(prefix)
+    _play(scenario, proxy, prefix)
 
 
 @pytest.mark.timeout(60)
@@ -215,8 +212,4 @@ def test_issue10_the_presence_sweep_reads_every_match_in_one_round_trip_per_batc
         proxy.restore()
         await a.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        proxy.close()
-        _clean(prefix)
+    _play(scenario, proxy, prefix)
