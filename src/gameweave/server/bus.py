@@ -18,7 +18,8 @@ stays in the database.  Redis carries
 * ``<prefix>:presence:<match_id>:<seat>`` — a seat heard from lately (a TTL).
 
 A lost event is never a lost action: events wait in an ordered outbox while Redis is
-away and go out when it is back (none is dropped; if the outbox overflows, a ``resync``
+away and go out when it is back — once this node's subscription is confirmed again and
+half a second more, so that the nodes coming back with it hear them (none is dropped; if the outbox overflows, a ``resync``
 event tells every node to check its matches); the subscription is pinged, so a silent
 one is noticed; and after subscribing again (the subscription confirmed first) a node
 checks every match it holds against the database.
@@ -91,6 +92,10 @@ RETRY_S = (0.1, 0.2, 0.5)
 SEND_TIMEOUT_S = 5.0
 """A batch of events not answered within this time is given up (and sent again)."""
 
+RESUBSCRIBE_GRACE_S = 0.5
+"""After an outage, events wait this long past the node's new subscription (the others'
+come back on the same schedule) before they are published again."""
+
 PRESENCE_BATCH = 500
 """Matches whose presence keys one ``MGET`` reads at most (two keys each)."""
 
@@ -131,6 +136,8 @@ class Bus:
         self._sending: dict[str, int] = {}  # the touches of the batch being sent
         self._pub: Any = None  # the publisher's own connection (outside the pool), made when first needed
         self._wake = asyncio.Event()
+        self._subscribed = asyncio.Event()  # this node's subscription is confirmed (and since when)
+        self._subscribed_at = 0.0
         self._overflowed = False
         self._closing = False
 
@@ -156,6 +163,8 @@ class Bus:
             conn = self._connection()  # the subscription's own connection, outside the pool
             try:
                 await self._subscribe(conn)
+                self._subscribed_at = time.monotonic()
+                self._subscribed.set()
                 if first:
                     ready.set_result(None)
                 else:
@@ -166,6 +175,7 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError, TimeoutError) as exc:
+                self._subscribed.clear()
                 if self._closing:
                     return
                 if failures == 0:
@@ -309,6 +319,20 @@ class Bus:
                     log.error("redis: could not publish (%s); %d events wait", type(exc).__name__, len(self._outbox))
                 await asyncio.sleep(RETRY_S[min(failures, len(RETRY_S) - 1)])
                 failures += 1
+                await self._resubscribed()
+
+    async def _resubscribed(self) -> None:
+        """After a failed batch, wait (when this node listens) until its subscription is
+        confirmed again and :data:`RESUBSCRIBE_GRACE_S` have passed since: an event
+        published while the nodes' subscriptions are still coming back would reach
+        none of them (pub/sub keeps nothing), and the other nodes retry on the same
+        schedule as this one."""
+        if self._reader is None or self._closing:
+            return
+        await self._subscribed.wait()
+        left = self._subscribed_at + RESUBSCRIBE_GRACE_S - time.monotonic()
+        if left > 0:
+            await asyncio.sleep(left)
 
     async def _send_batch(self) -> None:
         """Send the oldest waiting events in one pipeline; they leave the outbox only
