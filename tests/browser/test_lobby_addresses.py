@@ -213,3 +213,14 @@ def test_a_wrong_watch_link_says_so_once_without_an_empty_table(browser, live_se
     assert translate("error.bad_watch_key", lang).split("{")[0].strip()[:20] in main
     assert page.locator("[data-testid=hand]").count() == 0 and page.locator(".toast.show").count() == 0
     ctx.close()
+
+
+@pytest.mark.parametrize("locale, account, elsewhere", [("en-US", "Gameweave — your account", "Gameweave — continue a match"),
+                                                        ("es-MX", "Gameweave — tu cuenta", "Gameweave — continuar una partida")])
+def test_the_account_and_continue_pages_have_their_own_title_in_the_reader_s_language(new_context, locale, account,
+                                                                                      elsewhere):
+    page = new_context(locale=locale).new_page()
+    page.goto("/account")
+    page.wait_for_function("t => document.title === t", arg=account)
+    page.goto("/continue/0123456789abcdef")
+    page.wait_for_function("t => document.title === t", arg=elsewhere)

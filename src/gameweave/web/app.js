@@ -31,6 +31,7 @@ function route() {
   if (parts.length === 0) {
     current = renderLobby(main, { go });
   } else if (parts[0] === "account" && parts.length === 1) {
+    document.title = t("page.title.account");
     current = renderAccount(main, { go });
   } else if (parts[0] === "leaderboard" && parts.length === 1) {
     current = renderLeaderboard(main, { go });
@@ -41,6 +42,7 @@ function route() {
   } else if (parts[0] === "join" && parts.length === 3) {
     current = joinAndOpen(main, parts[1], parts[2], { go });
   } else if (parts[0] === "continue" && parts.length === 2) {
+    document.title = t("page.title.continue");
     current = openContinue(main, parts[1]);
   } else if (parts[0] === "watch" && parts.length === 3) {
     current = openWatch(main, parts[1], parts[2], { go });
