@@ -52,6 +52,9 @@ def test_two_tabs_clicking_at_once_on_a_slow_network_are_never_paired_with_each_
     second.on("request", lambda r: posts.append(r.post_data_json) if r.method == "POST" and r.url.endswith("/api/queue") else None)
     first.click("[data-testid=quick-match]")
     first.wait_for_function("() => !!localStorage.getItem('gameweave.queue_here')")  # marked before its POST
+    deadline = time.monotonic() + 10  # the POST itself follows at once; its interception reaches us a moment later
+    while not held and time.monotonic() < deadline:
+        first.wait_for_timeout(20)
     assert len(held) == 1
     # the second tab sees the mark a moment after it is written (Chromium passes a tab's
     # localStorage writes to the others' processes); on a busy machine that moment can
