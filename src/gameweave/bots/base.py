@@ -185,10 +185,10 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     factory = BOTS.get(key)
     if factory is None:
         raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
-    unknown = sorted(set(options) - set(bot_options(factory)))
+    known = bot_options(factory)
+    unknown = sorted(set(options) - set(known))
     if unknown and not _takes_any(factory):
-        known = ", ".join(bot_options(factory)) or "none"
-        raise ValueError(f"{name} has no option {unknown[0]!r} (its options: {known})")
+        raise ValueError(f"{name} has no option {unknown[0]!r} (its options: {', '.join(known) or 'none'})")
     return factory(seed=seed, **options)
 
 

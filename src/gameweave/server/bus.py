@@ -19,10 +19,10 @@ stays in the database.  Redis carries
 
 A lost event is never a lost action: events wait in an ordered outbox while Redis is
 away and go out when it is back — once this node's subscription is confirmed again and
-half a second more, so that the nodes coming back with it hear them (none is dropped; if the outbox overflows, a ``resync``
-event tells every node to check its matches); the subscription is pinged, so a silent
-one is noticed; and after subscribing again (the subscription confirmed first) a node
-checks every match it holds against the database.
+half a second more, so that the nodes coming back with it hear them (none is dropped;
+if the outbox overflows, a ``resync`` event tells every node to check its matches); the
+subscription is pinged, so a silent one is noticed; and after subscribing again (the
+subscription confirmed first) a node checks every match it holds against the database.
 
 The two hot paths, publishing and the subscription, each run on a redis-py connection of
 their own (outside the pool, with no timer per reply): the events waiting go out as one
