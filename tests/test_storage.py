@@ -162,6 +162,34 @@ def test_a_group_commit_stores_every_row_but_the_ones_another_writer_took(db_url
     store.close()
 
 
+def test_a_pipelined_batch_that_fails_writes_nothing_and_leaves_the_connection_as_it_was(pg_database_url):
+    """PostgreSQL's group commit sends a batch with no BEGIN/COMMIT: the statements up to
+    the pipeline's Sync are one implicit transaction.  A batch whose second row breaks a
+    constraint stores neither row (the first is not committed alone), and the writer's
+    connection comes back out of autocommit, ready for the next batch."""
+    from gameweave.storage.commits import action_row
+
+    store = Store(pg_database_url)
+    tables = [_new_table(store, seed=s) for s in (5, 6)]
+    rows = []
+    for table, tok in tables:
+        prev = table.version
+        table.apply_action(0, table.check_action(0, tok, "turn", prev))
+        rows.append(action_row(table, 0, table.state.history[-1], 1, prev))
+    store.commit_actions([rows[1]])
+    taken = dataclasses.replace(rows[1], prev_version=rows[1].version, version=rows[1].version + 1)
+    dbapi = store._committer.dbapi
+    with pytest.raises(dbapi.IntegrityError):  # step 1 of match 2 is stored already
+        store._on_writer(lambda raw: store._committer.store(raw, [rows[0], taken]))
+    raw = store._writer().connection.dbapi_connection
+    raw.rollback()
+    assert raw.autocommit is False
+    assert [store.count_actions(t.match_id) for t, _ in tables] == [0, 1]  # match 1's row went with the batch
+    assert store.commit_actions([rows[0]]) == [None]
+    assert [store.count_actions(t.match_id) for t, _ in tables] == [1, 1]
+    store.close()
+
+
 def test_a_log_that_does_not_replay_is_a_storage_error(db_url):
     store = Store(db_url)
     table, _tok = _new_table(store)

@@ -11,8 +11,12 @@ per-call work took tenths of a millisecond that the event loop waited for.
 * SQLite (:class:`SequentialCommitter`): per row the version compare-and-set, then the
   action row (and the deal's result at its end), one transaction per batch.
 * PostgreSQL (:class:`PipelineCommitter`): per row **one** statement (the three writes
-  as data-modifying CTEs), the whole batch and its ``COMMIT`` sent in pipeline mode:
-  one round trip to the server per batch instead of two per row and two more.
+  as data-modifying CTEs), the whole batch sent in pipeline mode with no ``BEGIN`` or
+  ``COMMIT``: the statements up to the pipeline's Sync are one implicit transaction
+  (PostgreSQL's extended query protocol), committed at the Sync or rolled back on an
+  error.  One round trip to the server per batch, instead of two per row and two more
+  (psycopg's own ``BEGIN``…``COMMIT`` in a pipeline costs a second Sync: at 200 matches
+  the transaction took 1.3-1.4 ms at the median that way, 0.8-1.0 ms this way).
 """
 
 from __future__ import annotations
@@ -294,7 +298,9 @@ class SequentialCommitter(Committer):
 
 class PipelineCommitter(Committer):
     """PostgreSQL: one statement per row (:func:`_store_action_statement`), the batch
-    sent in pipeline mode and its answers read together (one round trip)."""
+    sent in pipeline mode on the connection in autocommit for the moment (no ``BEGIN``,
+    no ``COMMIT``: the batch is one implicit transaction up to the pipeline's Sync, all
+    or nothing) and its answers read together (one round trip)."""
 
     def __init__(self, dialect: Any):
         super().__init__(dialect)
@@ -302,12 +308,15 @@ class PipelineCommitter(Committer):
 
     def store(self, raw: Any, rows: list[ActionRow]) -> list[StorageError | None]:
         cursors = []
-        with raw.pipeline():
-            for r in rows:
-                cur = raw.cursor()
-                self.store_action.execute(cur, r.params(_now()))
-                cursors.append(cur)
-            raw.commit()  # queues the COMMIT; leaving the pipeline sends it all and reads the answers
+        raw.autocommit = True  # no BEGIN/COMMIT: the statements up to the pipeline's Sync are one transaction
+        try:
+            with raw.pipeline():
+                for r in rows:
+                    cur = raw.cursor()
+                    self.store_action.execute(cur, r.params(_now()))
+                    cursors.append(cur)
+        finally:
+            raw.autocommit = False
         out: list[StorageError | None] = []
         for r, cur in zip(rows, cursors):
             row = cur.fetchone()
