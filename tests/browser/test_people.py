@@ -152,6 +152,10 @@ def test_a_clocked_friend_match_in_spanish_and_english_with_a_spectator(people_c
         page.wait_for_selector("[data-testid=result] [data-testid=resigned]")
     score = other.inner_text("[data-testid=score]")
     assert re.search(r"\b1\b", score), score
+    # the spectator waits for both seats, by name, in a sentence about two people
+    spec.wait_for_selector("[data-testid=waiting-for]:not([hidden])")
+    assert spec.inner_text("[data-testid=waiting-for]") == translate(
+        "page.waiting.spectator_both", "en", a="Ana", b="Bob <b>x</b>")
     p1.set_viewport_size(BIG)
     p1.screenshot(path=str(tmp_path / "es-deal-over-1366.png"))
 

@@ -66,8 +66,9 @@ function waitingLine(el, { m, me, opp, names, spectator }) {
   if (others.length) {
     el.hidden = false;
     el.dataset.seats = others.join(" ");
+    const who = others.map((s) => names.who(s));
     el.textContent = spectator
-      ? t("page.waiting.spectator", { who: others.map((s) => names.who(s)).join(", ") })
+      ? (who.length > 1 ? t("page.waiting.spectator_both", { a: who[0], b: who[1] }) : t("page.waiting.spectator", { who: who[0] }))
       : iWait ? t("page.waiting.for", { who: seatName(m, others[0]) }) : t("page.waiting.other_ready", { who: seatName(m, opp) });
     if (!iWait && !spectator) el.hidden = true; // the other is ready: said in the button's line below
   }
