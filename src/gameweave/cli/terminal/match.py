@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.markup import escape
 
 from ...engine import GameState, Match, Rules
+from ...i18n import translate
 from ...tables import help_data
 from .asker import Quit, is_quit
 from .deal import Bot, play_deal
@@ -64,9 +65,9 @@ def show_intro(tty: Terminal, profile: Rules, match: Match, who: Seating, plan: 
     drawn = tty.t("drawn") if profile.first_opener == "random" else ""
     words = help_data(tty.lang)
     title = words["profiles"][profile.name]
-    # a summary ends with the profile's usual match after a ';' ("…; first to 3"): this
-    # match's own goal follows in the same line, so only the rules part is said
-    summary = title["summary"].split(";")[0].strip()
+    # the rules alone (the summary also names the profile's usual match, "…; first to 3"):
+    # this match's own goal follows in the same line
+    summary = translate(f"profile.{profile.name}.rules", tty.lang)
     tty.con.print(tty.t("intro", rules=title["title"], summary=summary,
                         you=escape(who.you) if who.you else tty.t("you"), seat=me + 1,
                         opp=f"[bold]{who.label}[/]", other=2 - me, goal=goal_words(tty, match, plan),
