@@ -216,14 +216,14 @@ def verify(
     Exit status 0 when all hold, 1 when a check fails (one ``FAILED: …`` line), 2 when the
     file cannot be read or is not a record, or when only one of salt and commitment is
     given."""
-    from ..engine import GameRecord, GameweaveError, MatchRecord
+    from ..engine import GameRecord, GameweaveError, MatchRecord, UnparsableError, parse_json
     from .common import error, profile_or_exit, read_records, resigned_seat
 
     profile = profile_or_exit(rules)
     try:
         text = file.read_text(encoding="utf-8")
-        obj = json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        obj = parse_json(text)
+    except (OSError, UnicodeDecodeError, UnparsableError) as exc:
         typer.echo(f"error: cannot read {file}: {exc}", err=True)
         raise typer.Exit(2) from None
     [rec] = read_records(json.dumps(obj), profile) if not isinstance(obj, list) else [None]

@@ -29,7 +29,7 @@ from .errors import (
 from .flow import RearrangeFlow, SingleMeldFlow, flow_for
 from .match import Match, match_options
 from .melds import MeldTable, meld_table
-from .record import GameRecord, MatchRecord, ReplayError, load_records, read_record, snapshot
+from .record import GameRecord, MatchRecord, ReplayError, load_records, parse_json, read_record, snapshot
 from .rules import (
     ANGLO_AMERICAN, CLASSIC, GAMEWEAVE, MATCH_FORMATS, PROFILE_NAMES, PROFILES, TABLAS_STAKES,
     Rules, find_profile,
@@ -53,7 +53,7 @@ __all__ = [
     "PublicEvent", "PublicView", "RearrangeFlow", "ReplayError", "Rules", "Seat", "SeatView", "SingleMeldFlow", "SpectatorView",
     "UnknownProfileError", "UnparsableError", "card_name", "cards_of", "decode", "find_profile",
     "flow_for", "force_of", "apply_public", "format_action", "format_cards", "format_table", "is_forcing", "is_meld", "kind_of", "lowest_bit",
-    "load_records", "make_card", "mask_names", "mask_of", "match_options", "meld_action",
+    "load_records", "parse_json", "make_card", "mask_names", "mask_of", "match_options", "meld_action",
     "meld_cards", "meld_table", "parse_action", "parse_card", "parse_cards", "public_history",
     "read_record", "refuse_action", "seat_view", "shuffled_deck", "snapshot", "spectator_view",
     "state_from_view", "table_action",

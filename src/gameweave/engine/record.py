@@ -109,11 +109,7 @@ class GameRecord:
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
         """Parse one record from JSON text.  Raises :class:`UnparsableError`."""
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UnparsableError(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
-        return cls.from_dict(obj)
+        return cls.from_dict(parse_json(text))
 
     # -------------------------------------------------------------- replay
     def start(self) -> GameState:
@@ -253,8 +249,8 @@ def json_objects(text: str) -> list[Any]:
     if not stripped:
         return []
     try:
-        whole = json.loads(stripped)
-    except json.JSONDecodeError:
+        whole = parse_json(stripped)
+    except UnparsableError:
         pass
     else:
         return whole if isinstance(whole, list) else [whole]
@@ -262,7 +258,7 @@ def json_objects(text: str) -> list[Any]:
     for line in stripped.splitlines():
         if line.strip():
             try:
-                out.append(_json(line))
+                out.append(parse_json(line))
             except UnparsableError as exc:
                 out.append(exc)
     return out
@@ -279,11 +275,25 @@ def load_records(text: str) -> list[Any]:
             for o in json_objects(text)]
 
 
-def _json(text: str) -> Any:
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def parse_json(text: str) -> Any:
+    """One JSON value from ``text``, strictly (RFC 8259): ``NaN``, ``Infinity`` and
+    ``-Infinity`` are refused, as is nesting deeper than the interpreter's recursion
+    limit.  Raises :class:`UnparsableError` saying why (with the line and column where
+    the text stops being JSON)."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise UnparsableError(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise UnparsableError("not JSON: nested too deep") from None
+    except ValueError as exc:  # a constant, or an integer over the interpreter's digit limit
+        raise UnparsableError(f"not JSON: {exc}") from None
+
+
 
 
 def _record_or_error(make: Any) -> Any:
@@ -323,4 +333,4 @@ def snapshot(state: GameState) -> dict[str, Any]:
     }
 
 
-__all__ = ["GameRecord", "MatchRecord", "ReplayError", "json_objects", "load_records", "read_record", "snapshot"]
+__all__ = ["GameRecord", "MatchRecord", "ReplayError", "json_objects", "load_records", "parse_json", "read_record", "snapshot"]

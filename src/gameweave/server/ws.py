@@ -9,7 +9,6 @@ that does not read is closed by its :class:`~.connection.Connection`'s writer (1
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -18,6 +17,7 @@ from typing import Any, NamedTuple
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from ..engine import UnparsableError, parse_json
 from ..tables import Table, TableError
 from .errors import CLOSE_CODES
 from .connection import SEND_TIMEOUT, Connection, dump_frame
@@ -66,8 +66,8 @@ def parse_frame(msg: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str, str
     if len(text) > MAX_FRAME or len(text.encode("utf-8", "replace")) > MAX_FRAME:
         return None, "too_large", "frame over 64 KiB"
     try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):
+        obj = parse_json(text)  # strict: NaN and Infinity are not JSON
+    except UnparsableError:
         return None, "malformed", "not JSON"
     if not isinstance(obj, dict):
         return None, "malformed", "a frame is a JSON object with a 'type'"
