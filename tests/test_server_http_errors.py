@@ -48,6 +48,8 @@ def test_strict_types_in_join_and_my_matches(client, friend_match):
     ({"json": {"opponent": "cat"}}, "'opponent' must be one of 'bot' or 'friend'"),
     ({"json": {"colour": "red"}}, "'colour' is not a field of this request"),
     ({"json": {"bot": "x" * 40}}, "'bot' must be at most 32 characters"),
+    ({"json": {"opponent": "friend", "hints": None}}, "'hints' must be true or false"),
+    ({"json": {"opponent": "friend", "hints": "yes"}}, "'hints' must be true or false"),
 ])
 def test_validation_messages_read_well_and_leak_no_internals(client, kw, message):
     r = client.post("/api/matches", **kw)
