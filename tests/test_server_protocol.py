@@ -210,12 +210,13 @@ def test_malformed_unknown_and_oversized_frames_get_errors_not_crashes(db_url, t
     # unknown match, bad hello
     from starlette.websockets import WebSocketDisconnect
 
-    with client.websocket_connect("/ws/0123456789abcdef") as ws:
-        ws.send_json({"type": "hello", "seat": 1, "token": m1["token"]})
-        assert ws.receive_json()["code"] == "unknown_match"
-        with pytest.raises(WebSocketDisconnect) as exc:
-            ws.receive_json()
-        assert exc.value.code == 4404
+    for address in ("/ws/0123456789abcdef", "/ws/a/b", f"/ws/{m1['match_id']}/x", "/ws/lobby/x"):
+        with client.websocket_connect(address) as ws:  # any address under /ws/ (PROTOCOL §1)
+            ws.send_json({"type": "hello", "seat": 1, "token": m1["token"]})
+            assert ws.receive_json()["code"] == "unknown_match", address
+            with pytest.raises(WebSocketDisconnect) as exc:
+                ws.receive_json()
+            assert exc.value.code == 4404
     with client.websocket_connect(f"/ws/{m1['match_id']}") as ws:
         ws.send_json({"type": "action", "action": "turn", "version": v})
         assert ws.receive_json()["code"] == "malformed"

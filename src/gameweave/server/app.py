@@ -183,7 +183,7 @@ def _add_sockets(app: FastAPI, hub: Hub, meet: Lobby, settings: Settings) -> Non
         await ws.accept()
         await serve_lobby(meet, ws)
 
-    @app.websocket("/ws/{match_id}")
+    @app.websocket("/ws/{match_id:path}")  # any other address under /ws/: unknown_match (PROTOCOL §1)
     async def play(ws: WebSocket, match_id: str) -> None:
         """One seat's play socket (PROTOCOL §4)."""
         await ws.accept()
