@@ -169,7 +169,9 @@ def _listen_socket(host: str, port: int) -> socket.socket:
     """Bind the server's TCP socket (as uvicorn would: ``SO_REUSEADDR``, IPv6 when ``host``
     holds a colon) so that a port already in use is told in one line before start-up.
 
-    Returns the bound socket (uvicorn listens on it).  Exits with status 2 and one
+    Returns the bound socket, listening already (the address is printed before the
+    start-up ends; connections made meanwhile wait in the backlog), which uvicorn
+    serves.  Exits with status 2 and one
     ``error: …`` line when the port is taken, not permitted, or the address is not here.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -177,6 +179,7 @@ def _listen_socket(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(2048)  # from now on: a browser that connects during start-up waits, not refused
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
