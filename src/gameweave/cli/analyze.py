@@ -188,6 +188,8 @@ def _lines(label: str, d: dict[str, Any], drop: float, lang: str,
     col = {k: _w(f"col.{k}", lang) for k in ("step", "seat", "decision", "played", "best", "win")}
     out.append(f"{col['step']:>4} {col['seat']:>4}  {col['decision']:<16} {col['played']:<26} {col['win']:>4}  "
                f"{col['best']:<26} {col['win']:>4}")
+    if words:
+        out.append(" " * 11 + _w("you_legend", lang))
     for x in d["decisions"]:
         same = x["best"] == x["played"]
         mark = "  " + _w("mistake", lang, drop=percent(x["drop"])) if x["mistake"] else ""
