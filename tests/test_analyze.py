@@ -21,6 +21,7 @@ from gameweave.bots.advice import analyze_record
 from gameweave.cli import app
 from gameweave.engine import GameState, format_action, load_records, seat_view
 from gameweave.engine.record import GameRecord
+from gameweave.i18n import translate
 from gameweave.bots import make_bot
 from gameweave.tables.chart import GAP, PLOT, chart_geometry, percent
 
@@ -38,6 +39,8 @@ def test_analyze_prints_each_decision_with_win_chances():
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert "won by seat 2" in lines[0]
+    # the words under each decision are the deciding seat's ("you"): a legend says so once
+    assert lines[2].strip() == translate("analyze.you_legend", "en")
     rows = [ln for ln in lines if re.match(r"^\s+\d+\s+[12]\s", ln)]
     rec = load_records(WON.read_text())[0]
     a = analyze_record(rec, worlds=32)
