@@ -10,6 +10,7 @@ import time
 import pytest
 
 from gameweave.engine.cards import parse_cards
+from gameweave.i18n import translate
 
 from page_helpers import seat_token as _seat_token, view as _view
 from test_table_profiles import start_bot_match
@@ -90,6 +91,12 @@ def test_friend_match_hints_only_when_agreed_and_the_invite_says_so(new_context,
     p2.goto(url)
     p2.wait_for_selector("[data-testid=join-seat]")
     assert p2.locator("[data-testid=join-hints]").count() == (1 if agreed else 0)
+    assert p2.title() == translate("page.title.join", "en")  # not "your table": no seat yet
+    if agreed:  # news for the friend, not a warning: not drawn in the alarm's colour
+        colours = p2.locator("[data-testid=join-hints]").evaluate("e => getComputedStyle(e).backgroundColor")
+        alarm = p1.evaluate("() => { const n = document.querySelector('[data-testid=forced-notice]');"
+                            " return n ? getComputedStyle(n).backgroundColor : null; }")
+        assert colours != alarm and colours == "rgb(238, 246, 239)", (colours, alarm)
     p2.click("[data-testid=join-seat]")
     p2.wait_for_selector("[data-testid=hand] .card")
     # seat 1 opens: a hint control for seat 1 only when agreed, never for seat 2 now

@@ -32,7 +32,7 @@ export function joinAndOpen(main, matchId, invite, ctx, open) {
     history.replaceState({}, "", `/table/${matchId}`);
     return open(main, matchId, ctx);
   }
-  document.title = t("page.title.table");
+  document.title = t("page.title.join");
   main.replaceChildren(h("section", { class: "panel" }, h("p", {}, t("page.join.checking"))));
   const path = `/api/matches/${encodeURIComponent(matchId)}`;
   const fail = (err) => {
