@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from conftest import _friend_match
 from gameweave.cli import app
 from gameweave.engine import UnparsableError, parse_json
 
@@ -33,9 +32,10 @@ def test_a_record_nested_too_deep_or_with_nan_is_one_error_line_and_exit_2(tmp_p
     assert line.startswith("error: ") and "not JSON" in line and "Traceback" not in res.output, line
 
 
-def test_r21_a_frame_with_nan_is_malformed_for_either_seat_and_changes_nothing(tmp_path, table_server, ws_seat):
+def test_r21_a_frame_with_nan_is_malformed_for_either_seat_and_changes_nothing(tmp_path, table_server, ws_seat,
+                                                                               friend_match):
     client = table_server(f"sqlite:///{tmp_path / 'n.db'}")
-    m1, m2 = _friend_match(client)
+    m1, m2 = friend_match(client)
     s1 = ws_seat(client, m1["match_id"], 1, m1["token"])
     s2 = ws_seat(client, m1["match_id"], 2, m2["token"])
     version = s1.state["version"]
