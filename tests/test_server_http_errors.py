@@ -37,6 +37,11 @@ def test_strict_types_in_join_and_my_matches(client, friend_match):
 
 @pytest.mark.parametrize("kw, message", [
     ({"content": b"{not json", "headers": {"content-type": "application/json"}}, "the body is not valid JSON"),
+    ({"content": b'{"opponent": "bot", "target": NaN}', "headers": {"content-type": "application/json"}},
+     "the body is not valid JSON"),  # NaN and Infinity are not JSON (a fresh user's find)
+    ({"content": b'{"opponent": "bot", "target": -Infinity}', "headers": {"content-type": "application/json"}},
+     "the body is not valid JSON"),
+    ({"json": {"opponent": "cat", "name": "NaN"}}, "'opponent' must be one of 'bot' or 'friend'"),  # in a string: JSON
     ({"content": b""}, "the body is missing: send a JSON object (Content-Type: application/json)"),
     ({"json": [1, 2]}, "the body must be a JSON object"),
     ({"content": b"{}", "headers": {"content-type": "text/plain"}},

@@ -15,8 +15,9 @@ from gameweave.engine import UnparsableError, parse_json
 @pytest.mark.parametrize("text", ["NaN", '{"version": Infinity}', "[-Infinity]", "[" * 100_000 + "]" * 100_000,
                                   "1" * 5000, '{"a": '])
 def test_parse_json_refuses_what_is_not_json_text_with_a_reason(text):
-    with pytest.raises(UnparsableError, match="^not JSON"):
+    with pytest.raises(UnparsableError, match="^not JSON") as exc:
         parse_json(text)
+    assert exc.value.reason == ("json_constant" if "N" in text[:30] or "Infinity" in text else "not_json")
     assert parse_json('{"version": 8, "x": [1.5, null]}') == {"version": 8, "x": [1.5, None]}
 
 

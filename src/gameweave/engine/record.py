@@ -275,23 +275,30 @@ def load_records(text: str) -> list[Any]:
             for o in json_objects(text)]
 
 
+class _Constant(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity`` in the text (Python reads them; JSON has none)."""
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
+    raise _Constant(f"{name} is not a JSON value")
 
 
 def parse_json(text: str) -> Any:
     """One JSON value from ``text``, strictly (RFC 8259): ``NaN``, ``Infinity`` and
-    ``-Infinity`` are refused, as is nesting deeper than the interpreter's recursion
-    limit.  Raises :class:`UnparsableError` saying why (with the line and column where
-    the text stops being JSON)."""
+    ``-Infinity`` are refused (reason ``json_constant``), as is nesting deeper than the
+    interpreter's recursion limit.  Raises :class:`UnparsableError` saying why (with the
+    line and column where the text stops being JSON; reason ``not_json``)."""
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise UnparsableError(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        raise UnparsableError(f"not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
+                              reason="not_json") from None
     except RecursionError:
-        raise UnparsableError("not JSON: nested too deep") from None
-    except ValueError as exc:  # a constant, or an integer over the interpreter's digit limit
-        raise UnparsableError(f"not JSON: {exc}") from None
+        raise UnparsableError("not JSON: nested too deep", reason="not_json") from None
+    except _Constant as exc:
+        raise UnparsableError(f"not JSON: {exc}", reason="json_constant") from None
+    except ValueError as exc:  # an integer over the interpreter's digit limit
+        raise UnparsableError(f"not JSON: {exc}", reason="not_json") from None
 
 
 

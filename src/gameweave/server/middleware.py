@@ -1,10 +1,11 @@
-"""Pure ASGI middleware at the HTTP edge: body size and request rate (PROTOCOL §5)."""
+"""Pure ASGI middleware at the HTTP edge: body size, strict JSON and request rate (PROTOCOL §5)."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
+from ..engine import UnparsableError, parse_json
 from .errors import error_response
 from .settings import MAX_FRAME
 
@@ -33,8 +34,9 @@ class TokenBucket:
 
 class LimitMiddleware:
     """HTTP bodies over 64 KiB get ``413 too_large`` — announced by ``Content-Length`` or
-    sent chunked: the body is read here, at most 64 KiB of it, before the app sees it —
-    and each client address gets a token bucket of requests (``429 rate_limited``).
+    sent chunked: the body is read here, at most 64 KiB of it, before the app sees it —,
+    a body that is JSON but for ``NaN`` or ``Infinity`` gets ``422 malformed`` ("the body
+    is not valid JSON", as the routes say of any other), and each client address gets a token bucket of requests (``429 rate_limited``).
     WebSocket handshakes are not counted (a socket has its own frame limit)."""
 
     MAX_CLIENTS = 10000
@@ -85,7 +87,10 @@ class LimitMiddleware:
             chunks.append(body)
             if not msg.get("more_body", False):
                 break
-        buffered: dict[str, Any] | None = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        whole = b"".join(chunks)
+        if _json_constant(whole):
+            return await self._refuse("malformed", "the body is not valid JSON", scope, receive, send)
+        buffered: dict[str, Any] | None = {"type": "http.request", "body": whole, "more_body": False}
 
         async def replay():
             nonlocal buffered
@@ -95,6 +100,22 @@ class LimitMiddleware:
             return await receive()
 
         return await self.app(scope, replay, send)
+
+
+def _json_constant(body: bytes) -> bool:
+    """True if ``body`` would be JSON but for a ``NaN``, ``Infinity`` or ``-Infinity``
+    (Python's JSON reader takes them; they are not JSON: the engine's strict
+    :func:`~gameweave.engine.parse_json` refuses them).  Bodies without those words are
+    not read twice."""
+    if b"NaN" not in body and b"Infinity" not in body:
+        return False
+    try:
+        parse_json(body.decode("utf-8"))
+    except UnparsableError as exc:
+        return exc.reason == "json_constant"
+    except UnicodeDecodeError:
+        return False
+    return False
 
 
 class HeadAsGet:
