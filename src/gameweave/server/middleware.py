@@ -35,7 +35,7 @@ class TokenBucket:
 class LimitMiddleware:
     """HTTP bodies over 64 KiB get ``413 too_large`` — announced by ``Content-Length`` or
     sent chunked: the body is read here, at most 64 KiB of it, before the app sees it —,
-    a body that is JSON but for ``NaN`` or ``Infinity`` gets ``422 malformed`` ("the body
+    a JSON body (by its ``Content-Type``) that is JSON but for ``NaN`` or ``Infinity`` gets ``422 malformed`` ("the body
     is not valid JSON", as the routes say of any other), and each client address gets a token bucket of requests (``429 rate_limited``).
     WebSocket handshakes are not counted (a socket has its own frame limit)."""
 
@@ -65,7 +65,10 @@ class LimitMiddleware:
             bucket = self.buckets[client] = TokenBucket(self.burst, self.rate)
         if not bucket.take():
             return await self._refuse("rate_limited", "too many requests; slow down", scope, receive, send)
+        json_body = False
         for name, value in scope.get("headers", []):
+            if name == b"content-type":
+                json_body = b"json" in value.lower()
             if name == b"content-length":
                 try:
                     if int(value) > MAX_FRAME:
@@ -88,7 +91,7 @@ class LimitMiddleware:
             if not msg.get("more_body", False):
                 break
         whole = b"".join(chunks)
-        if _json_constant(whole):
+        if json_body and _json_constant(whole):
             return await self._refuse("malformed", "the body is not valid JSON", scope, receive, send)
         buffered: dict[str, Any] | None = {"type": "http.request", "body": whole, "more_body": False}
 
