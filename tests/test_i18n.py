@@ -19,6 +19,18 @@ def test_every_key_is_in_both_languages() -> None:
     assert len(en) > 50
 
 
+def test_a_profiles_rules_line_is_the_start_of_its_summary() -> None:
+    """``profile.<name>.rules`` (the terminal's intro) repeats the rules part of
+    ``profile.<name>.summary`` (the lobby, the help): the two may not drift apart."""
+    from gameweave.engine import PROFILE_NAMES
+
+    for lang in LANGUAGES:
+        t = messages(lang)
+        for name in PROFILE_NAMES:
+            summary, rules = t[f"profile.{name}.summary"], t[f"profile.{name}.rules"]
+            assert summary.startswith(rules + ";"), (lang, name, summary, rules)
+
+
 def test_no_message_is_empty_or_fuzzy() -> None:
     for lang in LANGUAGES:
         for m in catalog(lang):

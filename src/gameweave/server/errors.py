@@ -137,8 +137,6 @@ def describe_invalid(err: dict[str, Any]) -> str:
         return f"{field} may hold at most {ctx.get('max_length', '?')} entries"
     if kind.startswith("bool_"):
         return f"{field} must be true or false"
-    if kind.startswith("float_"):
-        return f"{field} must be a number"
     if kind == "list_type":
         return f"{field} must be a list"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
